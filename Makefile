@@ -1,0 +1,73 @@
+# Daedalus: the two commands are `make run` and `make test`; each installs what it needs.
+# The virtualenv .venv is built from uv.lock (never by hand) and rebuilt when the lock changes.
+
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+UV_VERSION := 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+UV_STAMP := $(TOOLS)/.uv-$(UV_VERSION)
+VENV := .venv
+PY := $(VENV)/bin/python
+DEV_STAMP := $(VENV)/.synced-dev
+BENCH_STAMP := $(VENV)/.synced-bench
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DAEDALUS_DATA_DIR ?= ./data
+BENCH ?=
+
+# uv must never fetch an interpreter from outside: use the machine's Python.
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+export UV_PYTHON_DOWNLOADS := never
+export UV_PYTHON := $(PYTHON)
+
+.PHONY: help run test lint bench clean venv
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+
+$(UV_STAMP):
+	rm -rf $(TOOLS)
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
+	touch $@
+
+# A dev sync is exact: it drops the bench group, so the bench stamp goes with it.
+$(DEV_STAMP): uv.lock pyproject.toml $(UV_STAMP)
+	$(UV) sync --frozen --group dev
+	rm -f $(BENCH_STAMP)
+	touch $@
+
+$(BENCH_STAMP): uv.lock pyproject.toml $(UV_STAMP)
+	$(UV) sync --frozen --group dev --group bench
+	touch $(DEV_STAMP) $@
+
+venv: $(DEV_STAMP)  ## build .venv from uv.lock (dev group)
+
+run: $(DEV_STAMP)  ## start the service on $HOST:$PORT, data under $DAEDALUS_DATA_DIR
+	mkdir -p "$(DAEDALUS_DATA_DIR)"
+	HOST="$(HOST)" PORT="$(PORT)" DAEDALUS_DATA_DIR="$(DAEDALUS_DATA_DIR)" $(PY) -m api
+
+lint: $(DEV_STAMP)  ## ruff check, ruff format --check, mypy (strict)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: lint  ## lint, then the whole test suite (unit and e2e)
+	$(VENV)/bin/pytest -q -n 2
+
+bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
+	@if [[ -n "$(BENCH)" ]]; then files=(bench/$(BENCH).py); else files=(bench/*.py); fi; \
+	for f in "$${files[@]}"; do \
+		[[ -e "$$f" ]] || { echo "no benchmark $$f" >&2; exit 1; }; \
+		echo "# $$f" >&2; \
+		$(PY) "$$f"; \
+	done
+
+clean:  ## remove .venv, .tools and caches (keeps ./data)
+	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Daedalus HTTP API: a Starlette app serving REST under /v1 and GraphQL at /graphql."""

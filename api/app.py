@@ -1,0 +1,45 @@
+"""The Starlette application: health, REST under /v1, GraphQL at /graphql."""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.types import ExceptionHandler
+
+from api import problems, rest
+from api.graphql import DaedalusGraphQL
+from api.settings import Settings
+from services.dice import DiceError
+
+
+async def healthz(request: Request) -> JSONResponse:
+    """GET /healthz: the process is up and serving."""
+    return JSONResponse({"status": "ok"})
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """Build the app for `settings` (read from the environment when not given)."""
+    settings = settings if settings is not None else Settings()
+    graphql = DaedalusGraphQL(settings)
+    handlers: dict[type[Exception] | int, ExceptionHandler] = {
+        DiceError: problems.handle_dice_error,
+        problems.InvalidRequest: problems.handle_invalid_request,
+        problems.PayloadTooLarge: problems.handle_payload_too_large,
+        HTTPException: problems.handle_http_exception,
+        Exception: problems.handle_internal_error,
+    }
+    app = Starlette(
+        debug=False,
+        routes=[
+            Route("/healthz", healthz, methods=["GET"]),
+            Mount("/v1", routes=rest.routes),
+            Route("/graphql", graphql, methods=["GET", "POST"]),
+            WebSocketRoute("/graphql", graphql),
+        ],
+        exception_handlers=handlers,
+    )
+    app.state.settings = settings
+    return app

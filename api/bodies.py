@@ -1,0 +1,61 @@
+"""Reading a JSON request body into a pydantic model, with bounded memory."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+
+from api.problems import InvalidRequest, PayloadTooLarge
+
+# Far above any expression the engine accepts; it only bounds what we hold in memory.
+MAX_BODY_BYTES = 1 << 20
+
+M = TypeVar("M", bound=BaseModel)
+
+
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The raw body, refused once it grows past `limit` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise PayloadTooLarge(limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise PayloadTooLarge(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def validation_errors(error: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic's errors as JSON, without echoing the input back."""
+    return [
+        {"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]}
+        for e in error.errors(include_url=False, include_context=False, include_input=False)
+    ]
+
+
+def parse_model(raw: bytes | str, model: type[M]) -> M:
+    """Validate a JSON document against `model`, raising InvalidRequest on failure."""
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError) as exc:
+        raise InvalidRequest(
+            "request body is not valid JSON",
+            [{"loc": ["body"], "msg": str(exc)[:200], "type": "json_invalid"}],
+        ) from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidRequest(
+            f"request body does not match {model.__name__}", validation_errors(exc)
+        ) from None
+
+
+async def read_model(request: Request, model: type[M]) -> M:
+    """Read and validate the body of `request` as `model`."""
+    return parse_model(await read_body(request), model)

@@ -1,0 +1,7 @@
+"""GraphQL API: one type per module, a small root schema, failures as union members."""
+
+from __future__ import annotations
+
+from api.graphql.schema import DaedalusGraphQL, schema
+
+__all__ = ["DaedalusGraphQL", "schema"]

@@ -1,0 +1,27 @@
+"""GraphQL: Check, the outcome of comparing a roll's total with a target."""
+
+from __future__ import annotations
+
+import strawberry
+
+from services.dice import CheckResult
+
+
+@strawberry.type(description="A check on the total (`1d20+3 >= 13`): success and margin.")
+class Check:
+    success: bool
+    margin: int = strawberry.field(description="Positive is better.")
+    op: str
+    total: int
+    target: int
+
+    @classmethod
+    def from_domain(cls, check: CheckResult) -> Check:
+        """Copy a check result."""
+        return cls(
+            success=check.success,
+            margin=check.margin,
+            op=check.op,
+            total=check.total,
+            target=check.target,
+        )

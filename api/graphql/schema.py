@@ -1,0 +1,47 @@
+"""GraphQL: the root schema and the ASGI view serving it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+from graphql import GraphQLError
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.websockets import WebSocket
+from strawberry.asgi import GraphQL
+from strawberry.extensions import MaskErrors
+
+from api.graphql.context import Context
+from api.graphql.mutation import Mutation
+from api.graphql.query import Query
+from api.settings import Settings
+
+
+def _is_unexpected(error: GraphQLError) -> bool:
+    # Query syntax/validation errors are the caller's and stay readable; an exception
+    # escaping a resolver is a bug (user errors are union members) and is masked.
+    original = error.original_error
+    return original is not None and not isinstance(original, GraphQLError)
+
+
+schema = strawberry.Schema(
+    query=Query,
+    mutation=Mutation,
+    extensions=[
+        lambda: MaskErrors(should_mask_error=_is_unexpected, error_message="Internal error.")
+    ],
+)
+
+
+class DaedalusGraphQL(GraphQL[Context, None]):
+    """Strawberry's ASGI view with the service settings in the context."""
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(schema, graphql_ide="graphiql" if settings.graphiql else None, **kwargs)
+        self.settings = settings
+
+    async def get_context(
+        self, request: Request | WebSocket, response: Response | WebSocket
+    ) -> Context:
+        return {"settings": self.settings, "request": request, "response": response}

@@ -1,0 +1,75 @@
+"""Request models shared by REST and GraphQL: the shape and bounds of every input."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# A transport bound only: the engine's own limits refuse long expressions with a
+# precise `limit_exceeded`, so this sits well above them.
+MAX_EXPRESSION_CHARS = 500_000
+MAX_SEED_CHARS = 256
+MAX_ID_CHARS = 512
+MAX_NONCE = 2**63 - 1
+MIN_TTL_SECONDS = 60
+MAX_TTL_SECONDS = 86_400
+DEFAULT_TTL_SECONDS = 3_600
+
+Expression = Annotated[str, Field(min_length=1, max_length=MAX_EXPRESSION_CHARS)]
+Seed = Annotated[str, Field(min_length=1, max_length=MAX_SEED_CHARS)]
+Nonce = Annotated[int, Field(ge=0, le=MAX_NONCE)]
+CommitmentId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
+Rendering = Literal["foundry", "dice_so_nice"]
+
+
+class RequestModel(BaseModel):
+    """Base of every request body: unknown fields are refused, values are not coerced."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class RollRequest(RequestModel):
+    """Roll an expression; without a seed the service picks one and returns it."""
+
+    expression: Expression
+    seed: Seed | None = None
+    render: list[Rendering] = Field(default_factory=list, max_length=2)
+
+
+class ProbabilityRequest(RequestModel):
+    """The exact distribution of an expression."""
+
+    expression: Expression
+
+
+class CommitmentRequest(RequestModel):
+    """Publish a commitment to a fresh server seed, valid for ttl_seconds."""
+
+    ttl_seconds: int = Field(default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS)
+
+
+class FairRollRequest(RequestModel):
+    """Roll under a commitment: server seed + client seed + nonce decide the dice."""
+
+    commitment_id: CommitmentId
+    client_seed: Seed
+    nonce: Nonce
+    expression: Expression
+    render: list[Rendering] = Field(default_factory=list, max_length=2)
+
+
+class RevealRequest(RequestModel):
+    """Reveal the server seed of an expired commitment."""
+
+    commitment_id: CommitmentId
+
+
+class VerifyRequest(RequestModel):
+    """Recompute a provably fair roll from its revealed inputs."""
+
+    expression: Expression
+    server_seed: Seed
+    client_seed: Seed
+    nonce: Nonce
+    hash: Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)] | None = None

@@ -1,0 +1,132 @@
+"""RFC 9457 problem details: every error a client sees, REST side."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from services.dice import DiceError
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_TYPE_PREFIX = "urn:daedalus:problem:"
+
+# Stable human titles per code; the detail carries the specific message. A dice error
+# whose specific code is not listed takes the title of its family (its class's code).
+TITLES: dict[str, str] = {
+    "dice_error": "Dice request refused",
+    "syntax_error": "Dice expression has a syntax error",
+    "limit_exceeded": "Dice expression exceeds the limits",
+    "invalid_dice": "Dice expression is meaningless",
+    "evaluation_error": "Dice expression could not be evaluated",
+    "distribution_unsupported": "No exact distribution for this expression",
+    "invalid_commitment": "Unknown or forged commitment",
+    "commitment_expired": "Commitment has expired",
+    "commitment_active": "Commitment is still active",
+    "invalid_request": "Request is invalid",
+    "payload_too_large": "Request body is too large",
+    "not_found": "Not found",
+    "method_not_allowed": "Method not allowed",
+    "internal_error": "Internal server error",
+}
+
+_CODES_BY_STATUS: dict[int, str] = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    422: "invalid_request",
+}
+
+
+class InvalidRequest(Exception):
+    """The request body is not JSON or does not match the endpoint's model."""
+
+    def __init__(self, detail: str, errors: list[dict[str, Any]]) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = errors
+
+
+class PayloadTooLarge(Exception):
+    """The request body is larger than the service accepts."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"request body exceeds {limit} bytes")
+        self.limit = limit
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    title: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    """A problem+json response with the house fields: type, title, status, detail, code."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE_PREFIX + code,
+        "title": title or TITLES.get(code) or HTTPStatus(status).phrase,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_MEDIA_TYPE)
+
+
+def dice_title(error: DiceError) -> str:
+    """The title of a dice error: by its own code, else by its family's."""
+    candidates = [error.code] + [getattr(cls, "code", "") for cls in type(error).__mro__]
+    return next(TITLES[code] for code in [*candidates, "dice_error"] if code in TITLES)
+
+
+def dice_problem(error: DiceError) -> JSONResponse:
+    """Translate a dice error at the boundary, keeping its position and expectations."""
+    return problem(
+        error.http_status,
+        error.code,
+        error.message,
+        title=dice_title(error),
+        position=error.position,
+        expected=error.expected,
+    )
+
+
+async def handle_dice_error(request: Request, exc: Exception) -> Response:
+    """Exception handler for DiceError and its subclasses."""
+    assert isinstance(exc, DiceError)
+    return dice_problem(exc)
+
+
+async def handle_invalid_request(request: Request, exc: Exception) -> Response:
+    """Exception handler for bodies that are not JSON or fail validation."""
+    assert isinstance(exc, InvalidRequest)
+    return problem(422, "invalid_request", exc.detail, errors=exc.errors)
+
+
+async def handle_payload_too_large(request: Request, exc: Exception) -> Response:
+    """Exception handler for oversized bodies."""
+    assert isinstance(exc, PayloadTooLarge)
+    return problem(413, "payload_too_large", str(exc))
+
+
+async def handle_http_exception(request: Request, exc: Exception) -> Response:
+    """Exception handler for Starlette's routing errors (404, 405, ...)."""
+    assert isinstance(exc, HTTPException)
+    status = exc.status_code
+    code = _CODES_BY_STATUS.get(status, "http_error")
+    if status == 404:
+        detail = f"no route for {request.method} {request.url.path}"
+    else:
+        detail = exc.detail if isinstance(exc.detail, str) else HTTPStatus(status).phrase
+    return problem(status, code, detail, headers=dict(exc.headers) if exc.headers else None)
+
+
+async def handle_internal_error(request: Request, exc: Exception) -> Response:
+    """Last resort: tell the client nothing about the bug (Starlette re-raises it to the log)."""
+    return problem(500, "internal_error", "The server hit an unexpected error.")

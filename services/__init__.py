@@ -1,0 +1,1 @@
+"""Daedalus domain services: pure code, no I/O (except services/store)."""

@@ -1,0 +1,51 @@
+"""The dice engine: notation → AST → roller and exact distributions.
+
+Everything here is pure: randomness comes in as an `Rng`, time as an argument.
+"""
+
+from services.dice.ast import Expression
+from services.dice.distribution import probability
+from services.dice.errors import (
+    DiceError,
+    DiceEvaluationError,
+    DiceLimitError,
+    DiceSyntaxError,
+    DiceValueError,
+    DistributionUnsupported,
+)
+from services.dice.limits import DEFAULT_LIMITS, Limits
+from services.dice.parser import parse
+from services.dice.render import render_canonical, render_dice_so_nice, render_foundry
+from services.dice.report import ProbabilityReport
+from services.dice.results import CheckResult, Die, RollResult
+from services.dice.rng import HmacRng, Rng, SimRng, SystemRng, VectorRng, new_seed, seeded_rng
+from services.dice.roller import roll
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "CheckResult",
+    "DiceError",
+    "DiceEvaluationError",
+    "DiceLimitError",
+    "DiceSyntaxError",
+    "DiceValueError",
+    "Die",
+    "DistributionUnsupported",
+    "Expression",
+    "HmacRng",
+    "Limits",
+    "ProbabilityReport",
+    "Rng",
+    "RollResult",
+    "SimRng",
+    "SystemRng",
+    "VectorRng",
+    "new_seed",
+    "parse",
+    "probability",
+    "render_canonical",
+    "render_dice_so_nice",
+    "render_foundry",
+    "roll",
+    "seeded_rng",
+]

@@ -1,0 +1,185 @@
+"""The hot path: an expression compiled to one Python function that returns the total
+and records every raw throw. The per-die tree is rebuilt from those throws on demand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from services.dice.ast import Call, Dice, Group, Neg, Node, Num, Product, Sum
+from services.dice.errors import DiceEvaluationError, DiceLimitError
+from services.dice.limits import Limits
+from services.dice.rng import Rng
+
+Below = Callable[[int], int]
+FastRunner = Callable[[Below, list[int]], int]
+TreeRunner = Callable[[Rng], object]
+
+
+class Recorder:
+    """Wraps a `below` function and records each face (value + 1) it hands out."""
+
+    __slots__ = ("_below", "draws")
+
+    def __init__(self, below: Below, draws: list[int]) -> None:
+        self._below = below
+        self.draws = draws
+
+    def below(self, n: int) -> int:
+        x = self._below(n)
+        self.draws.append(x + 1)
+        return x
+
+
+class Replay:
+    """An RNG that hands back recorded faces, so the tree evaluator sees the same throws."""
+
+    __slots__ = ("_draws", "_i")
+
+    def __init__(self, draws: list[int]) -> None:
+        self._draws = draws
+        self._i = 0
+
+    def below(self, n: int) -> int:
+        x = self._draws[self._i]
+        self._i += 1
+        return x - 1
+
+
+def _div(a: int, b: int, pos: int) -> int:
+    if b == 0:
+        raise DiceEvaluationError(
+            f"division by zero: the divisor at position {pos} rolled 0",
+            code="division_by_zero",
+            position=pos,
+        )
+    return a // b
+
+
+def _product(vals: tuple[int, ...], steps: tuple[tuple[str, int], ...]) -> int:
+    total = vals[0]
+    for (op, pos), v in zip(steps, vals[1:], strict=True):
+        total = total * v if op == "*" else _div(total, v, pos)
+    return total
+
+
+def compile_fast(node: Node, limits: Limits, tree_dice: Callable[[Dice], TreeRunner]) -> FastRunner:
+    """Generate `run(below, draws) -> total` for a node."""
+    env: dict[str, object] = {"_div": _div}
+    source = _emit(node, env, limits, tree_dice)
+    code = f"def run(below, draws):\n    return {source}\n"
+    exec(compile(code, "<dice>", "exec"), env)
+    run: FastRunner = env["run"]  # type: ignore[assignment]
+    return run
+
+
+def _emit(
+    node: Node,
+    env: dict[str, object],
+    limits: Limits,
+    tree_dice: Callable[[Dice], TreeRunner],
+) -> str:
+    def emit(n: Node) -> str:
+        return _emit(n, env, limits, tree_dice)
+
+    if isinstance(node, Num):
+        return f"({node.value})"
+    if isinstance(node, Group):
+        return emit(node.inner)
+    if isinstance(node, Neg):
+        return f"(-{emit(node.operand)})"
+    if isinstance(node, Sum):
+        # Long chains go through a helper: generated code stays flat whatever the length.
+        terms = [emit(node.first)] + [emit(n) for _, n in node.rest]
+        if len(terms) <= 8:
+            ops = [op for op, _ in node.rest]
+            pairs = zip(ops, terms[1:], strict=True)
+            return "(" + terms[0] + "".join(f" {o} {t}" for o, t in pairs) + ")"
+        signs = (1, *(1 if op == "+" else -1 for op, _ in node.rest))
+        name = f"s{len(env)}"
+        env[name] = lambda *vals: sum(s * v for s, v in zip(signs, vals, strict=True))
+        return f"{name}({', '.join(terms)})"
+    if isinstance(node, Product):
+        terms = [emit(node.first)] + [emit(n) for _, n in node.rest]
+        steps = tuple((op, n.pos) for op, n in node.rest)
+        name = f"p{len(env)}"
+        env[name] = lambda *vals: _product(vals, steps)
+        return f"{name}({', '.join(terms)})"
+    if isinstance(node, Call):
+        return f"{node.fn}({', '.join(emit(a) for a in node.args)})"
+    name = f"d{len(env)}"
+    env[name] = _dice_fast(node, limits, tree_dice)
+    return f"{name}(below, draws)"
+
+
+def _dice_fast(
+    d: Dice, limits: Limits, tree_dice: Callable[[Dice], TreeRunner]
+) -> Callable[[Below, list[int]], int]:
+    sides, count = d.sides, d.count
+    if not (d.reroll or d.explode or d.keep or d.counting):
+
+        def plain(below: Below, draws: list[int]) -> int:
+            total = 0
+            for _ in range(count):
+                face = below(sides) + 1
+                draws.append(face)
+                total += face
+            return total
+
+        return plain
+    if d.explode is not None and not (d.reroll or d.keep or d.counting):
+        explodes = d.explode_faces()
+        pen = 1 if d.explode.kind == "penetrate" else 0
+        cap = limits.max_explosions
+
+        if count == 1:
+
+            def exploding_one(below: Below, draws: list[int]) -> int:
+                face = below(sides) + 1
+                draws.append(face)
+                if face not in explodes:
+                    return face
+                total, n = face, 0
+                while face in explodes:
+                    n += 1
+                    if n > cap:
+                        raise DiceLimitError(
+                            f"a die of {d.notation()} exploded more than {cap} times",
+                            code="explosion_limit",
+                            position=d.pos,
+                        )
+                    face = below(sides) + 1
+                    draws.append(face)
+                    total += face - pen
+                return total
+
+            return exploding_one
+
+        def exploding(below: Below, draws: list[int]) -> int:
+            total = 0
+            for _ in range(count):
+                face = below(sides) + 1
+                draws.append(face)
+                total += face
+                n = 0
+                while face in explodes:
+                    n += 1
+                    if n > cap:
+                        raise DiceLimitError(
+                            f"a die of {d.notation()} exploded more than {cap} times",
+                            code="explosion_limit",
+                            position=d.pos,
+                        )
+                    face = below(sides) + 1
+                    draws.append(face)
+                    total += face - pen
+            return total
+
+        return exploding
+    tree = tree_dice(d)
+
+    def general(below: Below, draws: list[int]) -> int:
+        result = tree(Recorder(below, draws))
+        value: int = result.value  # type: ignore[attr-defined]
+        return value
+
+    return general

@@ -1,0 +1,196 @@
+"""Random number generators passed explicitly to every roll.
+
+All three draw unsigned 64-bit words and map them to a range by rejection sampling, so
+every face is exactly equally likely:
+
+    limit = 2**64 - (2**64 % n);  draw x until x < limit;  return x % n
+
+- `HmacRng` (seeded and provably fair rolls) is the documented, portable generator:
+  word stream = the big-endian 8-byte chunks of
+  HMAC-SHA256(key=server_seed, msg=f"{client_seed}:{nonce}:{block}") for block = 0, 1, ...
+- `SystemRng` draws from the operating system's CSPRNG (production default).
+- `SimRng` is numpy's PCG64 (fast, seeded; for simulations and vectorised batches).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import struct
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+_TWO64 = 1 << 64
+_LIMITS: dict[int, int] = {}
+_UNPACK4 = struct.Struct(">4Q").unpack
+
+
+def _limit(n: int) -> int:
+    lim = _LIMITS.get(n)
+    if lim is None:
+        if n < 1 or n > _TWO64:
+            raise ValueError(f"range size must be in 1..2**64, not {n}")
+        lim = _LIMITS[n] = _TWO64 - (_TWO64 % n)
+    return lim
+
+
+class Rng(Protocol):
+    """What the roller needs from a generator."""
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        ...
+
+
+class VectorRng(Rng, Protocol):
+    """What vectorised batches need besides `below`."""
+
+    def integers(self, n: int, size: int) -> npt.NDArray[np.int64]:
+        """`size` uniform integers in [0, n) as an int64 array."""
+        ...
+
+
+class _WordRng:
+    """Shared rejection sampling over a buffered stream of 64-bit words."""
+
+    __slots__ = ("_buf", "_pos")
+
+    def __init__(self) -> None:
+        self._buf: list[int] = []
+        self._pos = 0
+
+    def _refill(self) -> list[int]:
+        raise NotImplementedError
+
+    def _words(self, count: int) -> npt.NDArray[np.uint64]:
+        out = np.empty(count, dtype=np.uint64)
+        filled = 0
+        while filled < count:
+            if self._pos >= len(self._buf):
+                self._buf, self._pos = self._refill(), 0
+            take = self._buf[self._pos : self._pos + count - filled]
+            out[filled : filled + len(take)] = take
+            filled += len(take)
+            self._pos += len(take)
+        return out
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        lim = _LIMITS.get(n) or _limit(n)
+        while True:
+            pos = self._pos
+            buf = self._buf
+            if pos >= len(buf):
+                buf = self._buf = self._refill()
+                pos = 0
+            x = buf[pos]
+            self._pos = pos + 1
+            if x < lim:
+                return x % n
+
+    def integers(self, n: int, size: int) -> npt.NDArray[np.int64]:
+        """`size` uniform integers in [0, n), consuming the same word stream as `below`."""
+        lim = _limit(n)
+        out = np.empty(size, dtype=np.int64)
+        filled = 0
+        while filled < size:
+            words = self._words(size - filled)
+            if lim < _TWO64:
+                words = words[words < np.uint64(lim)]
+            vals = (words % np.uint64(n)).astype(np.int64)
+            out[filled : filled + len(vals)] = vals
+            filled += len(vals)
+        return out
+
+
+class HmacRng(_WordRng):
+    """The portable, verifiable generator: HMAC-SHA256 in counter mode."""
+
+    __slots__ = ("_block", "_key", "_prefix", "client_seed", "nonce", "public", "server_seed")
+
+    def __init__(
+        self, server_seed: str, client_seed: str = "", nonce: int = 0, *, public: bool = False
+    ) -> None:
+        super().__init__()
+        self.public = public  # a plain seed may be echoed in results; a server seed never
+        self.server_seed = server_seed
+        self.client_seed = client_seed
+        self.nonce = nonce
+        self._key = server_seed.encode()
+        self._prefix = f"{client_seed}:{nonce}:"
+        self._block = 0
+
+    def _refill(self) -> list[int]:
+        msg = (self._prefix + str(self._block)).encode()
+        self._block += 1
+        return list(_UNPACK4(hmac.digest(self._key, msg, "sha256")))
+
+    def _words(self, count: int) -> npt.NDArray[np.uint64]:
+        # Bulk path: whole blocks at once; the stream is the same as one at a time.
+        first = self._buf[self._pos :]
+        self._pos = len(self._buf)
+        need = max(count - len(first), 0)
+        nblocks = -(-need // 4)
+        key, prefix, start = self._key, self._prefix, self._block
+        raw = b"".join(
+            hmac.digest(key, (prefix + str(b)).encode(), "sha256")
+            for b in range(start, start + nblocks)
+        )
+        self._block += nblocks
+        words = np.frombuffer(raw, dtype=">u8").astype(np.uint64)
+        allw = np.concatenate([np.array(first, dtype=np.uint64), words])
+        self._buf = allw[count:].tolist()
+        self._pos = 0
+        return allw[:count]
+
+
+class SystemRng(_WordRng):
+    """The operating system's CSPRNG, read 4 KiB at a time."""
+
+    __slots__ = ()
+
+    def _refill(self) -> list[int]:
+        return list(struct.unpack("<512Q", os.urandom(4096)))
+
+    def _words(self, count: int) -> npt.NDArray[np.uint64]:
+        first = np.array(self._buf[self._pos :], dtype=np.uint64)
+        self._pos = len(self._buf)
+        need = max(count - len(first), 0)
+        fresh = np.frombuffer(os.urandom(8 * need), dtype="<u8").astype(np.uint64)
+        return np.concatenate([first, fresh])[:count]
+
+
+class SimRng(_WordRng):
+    """numpy PCG64 seeded from SHA-256 of the seed: fast, reproducible, not for secrets."""
+
+    __slots__ = ("_bitgen",)
+
+    def __init__(self, seed: str | int) -> None:
+        super().__init__()
+        digest = hashlib.sha256(str(seed).encode()).digest()
+        self._bitgen = np.random.PCG64(np.random.SeedSequence(int.from_bytes(digest, "big")))
+
+    def _refill(self) -> list[int]:
+        words: list[int] = self._bitgen.random_raw(1024).tolist()
+        return words
+
+    def _words(self, count: int) -> npt.NDArray[np.uint64]:
+        first = np.array(self._buf[self._pos :], dtype=np.uint64)
+        self._pos = len(self._buf)
+        need = max(count - len(first), 0)
+        fresh = np.asarray(self._bitgen.random_raw(need), dtype=np.uint64)
+        return np.concatenate([first, fresh])[:count]
+
+
+def seeded_rng(seed: str) -> HmacRng:
+    """The generator of a seeded roll: the provably-fair one with empty client seed, nonce 0."""
+    return HmacRng(seed, "", 0, public=True)
+
+
+def new_seed() -> str:
+    """A fresh random seed (128 bits, URL-safe) from the CSPRNG."""
+    return secrets.token_urlsafe(16)

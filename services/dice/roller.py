@@ -1,0 +1,298 @@
+"""The roller: an AST compiled once into closures that throw dice with an explicit RNG."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from services.dice.ast import (
+    Call,
+    Check,
+    Dice,
+    Expression,
+    Group,
+    Neg,
+    Node,
+    Num,
+    Product,
+    Sum,
+    dice_terms,
+)
+from services.dice.errors import DiceEvaluationError, DiceLimitError
+from services.dice.fastpath import Replay, compile_fast
+from services.dice.limits import DEFAULT_LIMITS, Limits
+from services.dice.parser import parse
+from services.dice.results import (
+    COMPOUNDED,
+    DROPPED,
+    EXPLODED,
+    FAILURE,
+    PENETRATED,
+    REROLLED,
+    SUCCESS,
+    CheckResult,
+    CompositeResult,
+    DiceResult,
+    Result,
+    RollResult,
+)
+from services.dice.rng import HmacRng, Rng
+
+Runner = Callable[[Rng], Result]
+
+
+class CompiledExpression:
+    """An expression ready to roll: a fast total function and a tree builder per side."""
+
+    __slots__ = ("expr", "fast_left", "fast_right", "op", "tree_left", "tree_right")
+
+    def __init__(self, expr: Expression, limits: Limits) -> None:
+        root = expr.root
+        left, right = (root.left, root.right) if isinstance(root, Check) else (root, None)
+        self.expr = expr
+        self.op = root.op if isinstance(root, Check) else ""
+
+        def tree_dice(d: Dice) -> Callable[[Rng], object]:
+            return _compile_dice(d, limits)
+
+        self.tree_left = _compile(left, limits)
+        self.fast_left = compile_fast(left, limits, tree_dice)
+        self.tree_right = None if right is None else _compile(right, limits)
+        self.fast_right = None if right is None else compile_fast(right, limits, tree_dice)
+
+    def replay(self, draws: list[int]) -> tuple[Result, Result | None]:
+        """Rebuild the result trees from recorded faces."""
+        rng = Replay(draws)
+        left = self.tree_left(rng)
+        right = None if self.tree_right is None else self.tree_right(rng)
+        return left, right
+
+
+def roll(
+    expression: str | Expression,
+    rng: Rng,
+    limits: Limits = DEFAULT_LIMITS,
+) -> RollResult:
+    """Roll an expression with the given generator; dice are thrown left to right."""
+    if type(expression) is str:
+        c = _CACHE.get(expression) if limits is DEFAULT_LIMITS else None
+        if c is None:
+            c = _compile_text(expression, limits)
+            if limits is DEFAULT_LIMITS and len(_CACHE) < 4096:
+                _CACHE[expression] = c
+    else:
+        assert isinstance(expression, Expression)
+        c = compile_expression(expression, limits)
+    return roll_compiled(c, rng)
+
+
+def roll_compiled(c: CompiledExpression, rng: Rng) -> RollResult:
+    """Roll an already compiled expression."""
+    draws: list[int] = []
+    below = rng.below
+    total = c.fast_left(below, draws)
+    meta = None
+    if type(rng) is HmacRng and rng.public:
+        meta = {"algorithm": "hmac-sha256", "seed": rng.server_seed}
+    if c.fast_right is None:
+        return RollResult(c, total, None, draws, meta)
+    target = c.fast_right(below, draws)
+    return RollResult(c, total, _check(c.op, total, target), draws, meta)
+
+
+# Parsed-and-compiled expressions for the default limits, by text (a plain dict is the
+# cheapest lookup on the hot path; the lru_cache below serves other limits).
+_CACHE: dict[str, CompiledExpression] = {}
+
+
+@lru_cache(maxsize=2048)
+def _compile_text(text: str, limits: Limits) -> CompiledExpression:
+    return compile_expression(parse(text, limits), limits)
+
+
+def compile_expression(expr: Expression, limits: Limits = DEFAULT_LIMITS) -> CompiledExpression:
+    """Check an expression's dice budget and compile it for rolling."""
+    total_dice = sum(d.count for d in dice_terms(expr.root))
+    if total_dice > limits.max_dice:
+        raise DiceLimitError(
+            f"the expression throws {total_dice} dice; the limit is {limits.max_dice} per roll",
+            code="too_many_dice",
+        )
+    return CompiledExpression(expr, limits)
+
+
+def _check(op: str, total: int, target: int) -> CheckResult:
+    if op in (">=", ">"):
+        margin = total - target
+        success = margin >= 0 if op == ">=" else margin > 0
+    elif op in ("<=", "<"):
+        margin = target - total
+        success = margin >= 0 if op == "<=" else margin > 0
+    else:
+        margin = -abs(total - target)
+        success = margin == 0
+    return CheckResult(op, total, target, success, margin)
+
+
+def _compile(node: Node, limits: Limits) -> Runner:
+    if isinstance(node, Num):
+        const = Result(node, node.value)
+        return lambda rng: const
+    if isinstance(node, Dice):
+        return _compile_dice(node, limits)
+    if isinstance(node, Group | Neg):
+        inner = _compile(node.inner if isinstance(node, Group) else node.operand, limits)
+        sign = 1 if isinstance(node, Group) else -1
+
+        def unary(rng: Rng) -> Result:
+            part = inner(rng)
+            return CompositeResult(node, sign * part.value, [part])
+
+        return unary
+    if isinstance(node, Sum):
+        fns = [_compile(node.first, limits)] + [_compile(n, limits) for _, n in node.rest]
+        signs = [1] + [1 if op == "+" else -1 for op, _ in node.rest]
+        if all(s == 1 for s in signs):
+
+            def add(rng: Rng) -> Result:
+                results = [fn(rng) for fn in fns]
+                return CompositeResult(node, sum([r.value for r in results]), results)
+
+            return add
+
+        def add_signed(rng: Rng) -> Result:
+            results = [fn(rng) for fn in fns]
+            total = sum([s * r.value for s, r in zip(signs, results, strict=True)])
+            return CompositeResult(node, total, results)
+
+        return add_signed
+    if isinstance(node, Product):
+        first = _compile(node.first, limits)
+        rest = [(op, _compile(n, limits), n) for op, n in node.rest]
+
+        def multiply(rng: Rng) -> Result:
+            r = first(rng)
+            results = [r]
+            total = r.value
+            for op, fn, sub in rest:
+                r = fn(rng)
+                results.append(r)
+                if op == "*":
+                    total *= r.value
+                elif r.value == 0:
+                    raise DiceEvaluationError(
+                        f"division by zero: the divisor at position {sub.pos} rolled 0",
+                        code="division_by_zero",
+                        position=sub.pos,
+                    )
+                else:
+                    total //= r.value
+            return CompositeResult(node, total, results)
+
+        return multiply
+    args = [_compile(a, limits) for a in node.args]
+    pick = min if node.fn == "min" else max
+    call: Call = node
+
+    def function(rng: Rng) -> Result:
+        results = [fn(rng) for fn in args]
+        return CompositeResult(call, pick(r.value for r in results), results)
+
+    return function
+
+
+def _compile_dice(d: Dice, limits: Limits) -> Runner:
+    sides, count = d.sides, d.count
+    rerolls = d.reroll.when.faces(sides) if d.reroll else frozenset()
+    once = bool(d.reroll and d.reroll.once)
+    explodes = d.explode_faces()
+    kind = d.explode.kind if d.explode else ""
+    pen = 1 if kind == "penetrate" else 0
+    chain_flag = COMPOUNDED if kind == "compound" else (PENETRATED if pen else 0)
+    max_rr, max_ex = limits.max_rerolls, limits.max_explosions
+    plain = not (rerolls or explodes or d.keep or d.counting)
+
+    def throw(below: Callable[[int], int], rolls: list[list[int]], die: int) -> int:
+        face = below(sides) + 1
+        n = 0
+        while face in rerolls:
+            rolls.append([face, face, REROLLED, die])
+            n += 1
+            if n > max_rr:
+                raise DiceLimitError(
+                    f"a die of {d.notation()} needed more than {max_rr} rerolls",
+                    code="reroll_limit",
+                    position=d.pos,
+                )
+            face = below(sides) + 1
+            if once:
+                break
+        return face
+
+    def run(rng: Rng) -> Result:
+        below = rng.below
+        rolls: list[list[int]] = []
+        if plain:
+            total = 0
+            for die in range(count):
+                face = below(sides) + 1
+                rolls.append([face, face, 0, die])
+                total += face
+            return DiceResult(d, total, rolls)
+        for die in range(count):
+            face = throw(below, rolls, die) if rerolls else below(sides) + 1
+            if face not in explodes:
+                rolls.append([face, face, 0, die])
+                continue
+            n, drop = 0, 0
+            while face in explodes:
+                flags = EXPLODED | (chain_flag if n else 0)
+                rolls.append([face, face - drop, flags, die])
+                n += 1
+                if n > max_ex:
+                    raise DiceLimitError(
+                        f"a die of {d.notation()} exploded more than {max_ex} times",
+                        code="explosion_limit",
+                        position=d.pos,
+                    )
+                face = throw(below, rolls, die) if rerolls else below(sides) + 1
+                drop = pen
+            rolls.append([face, face - drop, chain_flag, die])
+        return DiceResult(d, _settle(d, rolls, kind == "compound"), rolls)
+
+    return run
+
+
+def _settle(d: Dice, rolls: list[list[int]], compound: bool) -> int:
+    """Apply keep/drop and success counting to the throws; return the term's value."""
+    units: list[tuple[int, list[list[int]]]]
+    if compound:
+        chains: dict[int, list[list[int]]] = {}
+        for r in rolls:
+            if not r[2] & REROLLED:
+                chains.setdefault(r[3], []).append(r)
+        units = [(sum(r[1] for r in chain), chain) for chain in chains.values()]
+    else:
+        units = [(r[1], [r]) for r in rolls if not r[2] & REROLLED]
+    if d.keep is not None:
+        k, high = d.keep.kept(len(units))
+        order = sorted(range(len(units)), key=lambda i: units[i][0], reverse=high)
+        kept = set(order[:k])
+        for i, (_, members) in enumerate(units):
+            if i not in kept:
+                for r in members:
+                    r[2] |= DROPPED
+        units = [u for i, u in enumerate(units) if i in kept]
+    if not d.counting:
+        return sum(v for v, _ in units)
+    total = 0
+    for value, members in units:
+        if d.success is not None and d.success.test(value):
+            total += 1
+            for r in members:
+                r[2] |= SUCCESS
+        if d.failure is not None and d.failure.test(value):
+            total -= 1
+            for r in members:
+                r[2] |= FAILURE
+    return total

@@ -1,0 +1,195 @@
+"""Exact distribution of one dice term: reroll, explosion chains, keep/drop, counting."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from services.dice.ast import Dice
+from services.dice.errors import DistributionUnsupported
+from services.dice.exact import INF, Bound, Budget, Dist, power
+from services.dice.limits import Limits
+
+
+def single_roll(d: Dice) -> tuple[dict[int, int], int]:
+    """Weights of one throw's face after the reroll rule, and their denominator."""
+    s = d.sides
+    if d.reroll is None:
+        return dict.fromkeys(range(1, s + 1), 1), s
+    hit = d.reroll.when.faces(s)
+    if not d.reroll.once:
+        return {f: 1 for f in range(1, s + 1) if f not in hit}, s - len(hit)
+    m = len(hit)
+    return {f: s * (f not in hit) + m for f in range(1, s + 1)}, s * s
+
+
+def scorer(d: Dice) -> Callable[[int], int]:
+    """Per-unit score: +1 success, -1 failure (both may apply)."""
+    succ, fail = d.success, d.failure
+
+    def g(v: int) -> int:
+        return (1 if succ is not None and succ.test(v) else 0) - (
+            1 if fail is not None and fail.test(v) else 0
+        )
+
+    return g
+
+
+def _chain(
+    roll: dict[int, int],
+    den: int,
+    explodes: frozenset[int],
+    first: Callable[[int], int],
+    nxt: Callable[[int], int],
+    eps: float,
+    budget: Budget,
+) -> Dist:
+    """Σ of scores along an explosion chain, truncated with an exact, bounded tail."""
+    e_w = {f: w for f, w in roll.items() if f in explodes}
+    n_w = {f: w for f, w in roll.items() if f not in explodes}
+    q = sum(e_w.values()) / den
+    levels = 1 if q == 0 else max(1, math.ceil(math.log(eps) / math.log(q)))
+    # Bounds of any continuation chain (a chain starting with a `nxt` throw).
+    e_next = [nxt(f) for f in e_w]
+    n_next = [nxt(f) for f in n_w]
+    cont_lo: Bound = min(n_next) if min(e_next, default=0) >= 0 else -INF
+    cont_hi: Bound = max(n_next) if max(e_next, default=0) <= 0 else INF
+
+    def level(score: Callable[[int], int], inner: Dist | None) -> Dist:
+        out: dict[int, int] = {}
+        inner_den = 1 if inner is None else inner.den
+        for f, w in n_w.items():
+            v = score(f)
+            out[v] = out.get(v, 0) + w * inner_den
+        if inner is None:
+            scores = [score(f) for f in e_w]
+            lo = min(scores) + cont_lo if scores else INF
+            hi = max(scores) + cont_hi if scores else -INF
+            return Dist(out, den, sum(e_w.values()), lo, hi)
+        budget.charge(len(e_w) * len(inner.pmf), len(out) + len(inner.pmf))
+        tail = 0
+        lo, hi = INF, -INF
+        for f, w in e_w.items():
+            k = score(f)
+            for v, wi in inner.pmf.items():
+                out[v + k] = out.get(v + k, 0) + w * wi
+            tail += w * inner.tail
+            lo, hi = min(lo, inner.tlo + k), max(hi, inner.thi + k)
+        return Dist(out, den * inner.den, tail, lo, hi)
+
+    if len(e_w) == 1:
+        # One exploding face: j explosions then a final face, in closed form.
+        ((e, we),) = e_w.items()
+        budget.charge(levels * len(n_w), levels * len(n_w))
+        out: dict[int, int] = {}
+        get = out.get
+        step = nxt(e)
+        firsts = [(first(f), w) for f, w in n_w.items()]
+        nexts = [(nxt(f), w) for f, w in n_w.items()]
+        spread = max(v for v, _ in firsts + nexts) - min(v for v, _ in firsts + nexts)
+        disjoint = step > spread and min(v for v, _ in nexts) >= min(v for v, _ in firsts)
+        for j in range(levels):
+            base = 0 if j == 0 else first(e) + (j - 1) * step
+            mult = we**j * den ** (levels - 1 - j)
+            if disjoint:  # each level's values lie above the last: no merging needed
+                out.update({base + v: w * mult for v, w in (firsts if j == 0 else nexts)})
+                continue
+            for v, w in firsts if j == 0 else nexts:
+                out[base + v] = get(base + v, 0) + w * mult
+        top = first(e) + (levels - 1) * step
+        return Dist(out, den**levels, we**levels, top + cont_lo, top + cont_hi)
+
+    inner: Dist | None = None
+    for _ in range(levels - 1):
+        inner = level(nxt, inner)
+    return level(first, inner)
+
+
+def term_distribution(d: Dice, limits: Limits, eps: float, budget: Budget) -> Dist:
+    """Exact distribution of a dice term's value."""
+    roll, den = single_roll(d)
+    explodes = d.explode_faces() & set(roll)
+    kind = d.explode.kind if d.explode else ""
+    g = scorer(d)
+    if d.keep is not None and kind in ("explode", "penetrate"):
+        raise DistributionUnsupported(
+            f"{d.notation()}: keep/drop over a pool that grows by explosions has no exact "
+            "distribution here; compound explosions (!!) are supported",
+            position=d.pos,
+        )
+    pen = 1 if kind == "penetrate" else 0
+    if not explodes:
+        unit = Dist(dict(roll), den)
+    elif kind == "compound" or not d.counting:
+        unit = _chain(roll, den, explodes, lambda f: f, lambda f: f - pen, eps, budget)
+    else:
+        # Each throw of a `!`/`!p` pool is scored on its own.
+        per_die = _chain(roll, den, explodes, g, lambda f: g(f - pen), eps, budget)
+        return power(per_die, d.count, budget)
+    if d.keep is not None:
+        k, high = d.keep.kept(d.count)
+        return keep(unit, d.count, k, high, g if d.counting else None, budget)
+    if d.counting:
+        unit = _map(unit, g)
+    return power(unit, d.count, budget)
+
+
+def _map(a: Dist, g: Callable[[int], int]) -> Dist:
+    out: dict[int, int] = {}
+    for v, w in a.pmf.items():
+        out[g(v)] = out.get(g(v), 0) + w
+    return Dist(out, a.den, a.tail, -1, 1)
+
+
+def keep(
+    unit: Dist, n: int, k: int, high: bool, g: Callable[[int], int] | None, budget: Budget
+) -> Dist:
+    """Σ score of the k highest (or lowest) of n independent units.
+
+    Values are visited best-first; a state is (units placed, score so far) while fewer
+    than k are kept. Once k are kept, the remaining units only need to fall below, whose
+    weight is a power of the remaining mass.
+    """
+    score = g if g is not None else (lambda v: v)
+    vals = sorted(unit.pmf, reverse=high)
+    weights = [unit.pmf[v] for v in vals]
+    suffix = [0] * (len(vals) + 1)
+    for i in range(len(vals) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + weights[i]
+    finals: dict[int, int] = {}
+    states: dict[tuple[int, int], int] = {(0, 0): 1}
+    if k == 0:
+        finals[0] = suffix[0] ** n
+        states = {}
+    for i, v in enumerate(vals):
+        if not states:
+            break
+        sv, pv, rest = score(v), weights[i], suffix[i + 1]
+        budget.charge(len(states) * (n + 1), len(states) + len(finals))
+        new: dict[tuple[int, int], int] = {}
+        for (c, s), w in states.items():
+            binom, pw = 1, 1
+            for m in range(n - c + 1):
+                if m:
+                    binom = binom * (n - c - m + 1) // m
+                    pw *= pv
+                weight = w * binom * pw
+                if c + m >= k:
+                    total = s + (k - c) * sv
+                    finals[total] = finals.get(total, 0) + weight * rest ** (n - c - m)
+                else:
+                    key = (c + m, s + m * sv)
+                    new[key] = new.get(key, 0) + weight
+        states = new
+    den = unit.den**n
+    enumerated = sum(finals.values())
+    tail = den - enumerated
+    lo: Bound
+    hi: Bound
+    if g is not None:
+        lo, hi = -k, k
+    elif high:
+        lo, hi = (unit.tlo + (k - 1) * unit.lo if k else 0), INF if k else 0
+    else:
+        lo, hi = k * unit.lo, INF if k else 0
+    return Dist({v: w for v, w in finals.items() if w}, den, tail, lo, hi)

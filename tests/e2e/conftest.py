@@ -1,0 +1,75 @@
+"""End-to-end fixtures: the real service in a subprocess, talked to over HTTP."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+STARTUP_SECONDS = 30.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{base_url}/healthz", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server not healthy after {STARTUP_SECONDS}s:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start `python -m api` on a free port with a temporary data folder; yield its URL."""
+    root = tmp_path_factory.mktemp("daedalus")
+    log = root / "server.log"
+    port = _free_port()
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "DAEDALUS_DATA_DIR": str(root / "data"),
+        "DAEDALUS_ENV": "test",
+    }
+    repo = Path(__file__).resolve().parents[2]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api"], cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(base_url, process, log)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def client(server_url: str) -> Iterator[httpx.Client]:
+    """An HTTP client bound to the running server."""
+    with httpx.Client(base_url=server_url, timeout=30.0) as http:
+        yield http

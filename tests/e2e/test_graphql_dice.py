@@ -1,0 +1,175 @@
+"""GraphQL dice fields, through a real HTTP client against the running server."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROLL_FIELDS = """
+    __typename
+    ... on RollResult {
+        expression total seed
+        check { success margin op target }
+        dice { order sides face value active flags }
+        canonical foundry diceSoNice
+    }
+    ... on DiceProblem { code message position expected }
+"""
+
+
+def graphql(client: httpx.Client, query: str, **variables: Any) -> dict[str, Any]:
+    response = client.post("/graphql", json={"query": query, "variables": variables})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    assert "errors" not in body, body
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+def roll(client: httpx.Client, expression: str, seed: str | None = None) -> dict[str, Any]:
+    query = f"""query($e: String!, $s: String) {{ roll(expression: $e, seed: $s) {{
+        {ROLL_FIELDS} }} }}"""
+    result: dict[str, Any] = graphql(client, query, e=expression, s=seed)["roll"]
+    return result
+
+
+def test_graphql_agrees_with_rest_for_the_same_seed(client: httpx.Client) -> None:
+    rest = client.post("/v1/dice/roll", json={"expression": "1d10!+2", "seed": "abc"}).json()
+    first = roll(client, "1d10!+2", "abc")
+    assert first == roll(client, "1d10!+2", "abc")
+    assert first["__typename"] == "RollResult"
+    assert first["total"] == rest["total"]
+    assert first["seed"] == "abc"
+    assert [(d["order"], d["face"], d["value"]) for d in first["dice"]] == [
+        (d["order"], d["face"], d["value"]) for d in rest["dice"]
+    ]
+    assert first["canonical"] == rest
+
+
+def test_a_graphql_roll_without_seed_can_be_replayed(client: httpx.Client) -> None:
+    first = roll(client, "3d6")
+    assert first["seed"]
+    assert roll(client, "3d6", first["seed"])["dice"] == first["dice"]
+
+
+def test_a_check_exposes_success_and_margin(client: httpx.Client) -> None:
+    result = roll(client, "2d6+1 >= 9", "seed")
+    check = result["check"]
+    assert check["op"] == ">=" and check["target"] == 9
+    assert check["success"] == (result["total"] >= 9)
+    assert result["foundry"]["total"] == result["total"]
+    assert "throws" in result["diceSoNice"]
+
+
+def test_a_syntax_error_is_a_dice_problem(client: httpx.Client) -> None:
+    result = roll(client, "2d6 + + )")
+    assert result["__typename"] == "DiceProblem"
+    assert result["code"] == "syntax_error"
+    assert isinstance(result["position"], int)
+
+
+@pytest.mark.parametrize(
+    "expression", ["1d1!", "999999999d999999999", "(" * 5000 + "1" + ")" * 5000]
+)
+def test_limits_are_dice_problems(client: httpx.Client, expression: str) -> None:
+    result = roll(client, expression)
+    assert result["__typename"] == "DiceProblem"
+    assert result["code"]
+
+
+def test_probability_of_a_maze_rats_save_is_five_twelfths(client: httpx.Client) -> None:
+    query = """query($e: String!) { probability(expression: $e) {
+        __typename
+        ... on Probability {
+            expression min max mean stddev exact errorBound json
+            check { op success { probability float exact errorBound } failure { probability } }
+            distribution { value probability float }
+            percentiles { percent value }
+        }
+        ... on DiceProblem { code message }
+    } }"""
+    report = graphql(client, query, e="2d6+1 >= 9")["probability"]
+    assert report["__typename"] == "Probability", report
+    assert report["check"]["success"] == {
+        "probability": "5/12",
+        "float": pytest.approx(5 / 12),
+        "exact": True,
+        "errorBound": "0/1",
+    }
+    assert report["check"]["failure"]["probability"] == "7/12"
+    assert report["exact"] is True
+    assert (report["min"], report["max"]) == (3, 13)
+    assert report["mean"] == pytest.approx(8.0)
+    assert {"percent": 50, "value": 8} in report["percentiles"]
+    assert {"value": 8, "probability": "1/6", "float": pytest.approx(1 / 6)} in report[
+        "distribution"
+    ]
+    assert report["json"]["check"]["success"]["fraction"] == "5/12"
+
+
+def test_verify_roll_checks_the_hash(client: httpx.Client) -> None:
+    seed = "graphql-server-seed"
+    query = """query($e: String!, $s: String!, $c: String!, $n: Int!, $h: String) {
+        verifyRoll(expression: $e, serverSeed: $s, clientSeed: $c, nonce: $n, hash: $h) {
+            __typename
+            ... on Verification { hashMatches roll { total dice { face } } }
+            ... on DiceProblem { code }
+        } }"""
+    digest = hashlib.sha256(seed.encode()).hexdigest()
+    result = graphql(client, query, e="1d20", s=seed, c="me", n=0, h=digest)["verifyRoll"]
+    assert result["__typename"] == "Verification"
+    assert result["hashMatches"] is True
+    rest = client.post(
+        "/v1/dice/verify",
+        json={"expression": "1d20", "server_seed": seed, "client_seed": "me", "nonce": 0},
+    ).json()
+    assert result["roll"]["total"] == rest["roll"]["total"]
+
+
+def test_the_fair_flow_refuses_an_early_reveal(client: httpx.Client) -> None:
+    created = graphql(
+        client,
+        """mutation { createCommitment(ttlSeconds: 60) {
+            __typename ... on Commitment { commitmentId hash expiresAt }
+            ... on DiceProblem { code } } }""",
+    )["createCommitment"]
+    assert created["__typename"] == "Commitment"
+    rolled = graphql(
+        client,
+        f"""mutation($id: ID!) {{ fairRoll(commitmentId: $id, clientSeed: "me", nonce: 1,
+            expression: "1d10!+2") {{ {ROLL_FIELDS} }} }}""",
+        id=created["commitmentId"],
+    )["fairRoll"]
+    assert rolled["__typename"] == "RollResult"
+    revealed = graphql(
+        client,
+        """mutation($id: ID!) { revealCommitment(commitmentId: $id) {
+            __typename ... on Reveal { serverSeed } ... on DiceProblem { code message } } }""",
+        id=created["commitmentId"],
+    )["revealCommitment"]
+    assert revealed == {
+        "__typename": "DiceProblem",
+        "code": "commitment_active",
+        "message": revealed["message"],
+    }
+
+
+def test_an_out_of_range_argument_is_an_invalid_request_problem(client: httpx.Client) -> None:
+    result = graphql(
+        client,
+        """mutation { createCommitment(ttlSeconds: 5) {
+            __typename ... on DiceProblem { code message } } }""",
+    )["createCommitment"]
+    assert result["__typename"] == "DiceProblem"
+    assert result["code"] == "invalid_request"
+
+
+def test_a_malformed_query_is_reported_not_masked(client: httpx.Client) -> None:
+    response = client.post("/graphql", json={"query": "{ roll(expression: 1) { nope } }"})
+    errors = response.json()["errors"]
+    assert errors and all(e["message"] != "Internal error." for e in errors)

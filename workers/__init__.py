@@ -1,0 +1,1 @@
+"""Background workers for Daedalus; the Celery app arrives with issue 7."""
