@@ -1,0 +1,319 @@
+"""Dice engine benchmark: Daedalus against the baselines named in issue 2.
+
+What it measures, each line against a baseline timed in the same run:
+
+* one roll of ``1d10!+2`` against Avrae's ``d20`` (``1d10e10+2``): with the text
+  given each call (both engines cache the parse by text), with the expression
+  compiled / parsed beforehand, with a fresh seeded generator per call (the per-request
+  path of a seeded roll), and with the per-die result tree materialised;
+* parsing (and for Daedalus compiling) a text never seen before;
+* a vectorised batch of 10^6 exploding d10 against a plain Python ``random`` loop;
+* the exact P(1d10! + 2 >= 13) against ``dyce`` at explosion depth 5 (and it checks
+  that Daedalus gives exactly 1/10, exiting non-zero if not).
+
+Ours and the baseline are timed alternately, repeat after repeat, and each keeps its
+best run (``time.perf_counter``, garbage collection off while timing, as in
+``timeit``). The number of calls per run is calibrated so that one run takes about
+``RUN_SECONDS``; the whole benchmark takes well under a minute.
+
+Output: one JSON object per line, with the keys ``bench``, ``case``, ``unit``,
+``value`` (ours), ``baseline``, ``baseline_value``, ``ratio`` (how many times better
+than the baseline: ``baseline_value / value`` for times) and ``target`` (the ratio the
+issue asks for, or null for lines that are only informative).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import random
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from fractions import Fraction
+from importlib.metadata import version
+
+import d20
+import numpy as np
+from dyce import H
+from dyce.evaluation import explode_n
+from dyce.lifecycle import ExperimentalWarning
+
+from services.dice import SimRng, SystemRng, parse, probability, roll, seeded_rng
+from services.dice.batch import roll_batch
+from services.dice.roller import compile_expression, roll_compiled
+
+OURS = "1d10!+2"
+THEIRS = "1d10e10+2"  # d20's spelling: explode on 10
+CHECK = "1d10!+2 >= 13"
+REPEATS = 5
+RUN_SECONDS = 0.1
+BATCH_N = 10**6
+SEED = 20_240_601
+
+D20 = f"d20 {version('d20')}"
+DYCE = f"dyce {version('dyce')}"
+
+# A timed side: runs its operation n times.
+Side = Callable[[int], object]
+
+
+def _time(side: Side, n: int) -> float:
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        side(n)
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
+
+
+def _calls_per_run(side: Side) -> int:
+    """Calls that take about RUN_SECONDS (after a warm-up call)."""
+    side(1)
+    n = 1
+    while True:
+        elapsed = _time(side, n)
+        if elapsed >= RUN_SECONDS / 10 or n >= 10**7:
+            return max(1, int(n * RUN_SECONDS / max(elapsed, 1e-9)))
+        n *= 10
+
+
+def _best(sides: dict[str, Side], fixed_n: int | None = None) -> dict[str, float]:
+    """Best seconds per call of each side, the sides interleaved within each repeat."""
+    counts = {name: fixed_n or _calls_per_run(side) for name, side in sides.items()}
+    best = {name: float("inf") for name in sides}
+    for _ in range(REPEATS):
+        for name, side in sides.items():
+            best[name] = min(best[name], _time(side, counts[name]) / counts[name])
+    return best
+
+
+def _emit(
+    case: str,
+    unit: str,
+    value: float,
+    baseline: str,
+    baseline_value: float,
+    target: float | None,
+) -> None:
+    line = {
+        "bench": "dice",
+        "case": case,
+        "unit": unit,
+        "value": round(value, 4),
+        "baseline": baseline,
+        "baseline_value": round(baseline_value, 4),
+        "ratio": round(baseline_value / value, 2),
+        "target": target,
+    }
+    print(json.dumps(line), flush=True)
+
+
+def _us(seconds: float) -> float:
+    return seconds * 1e6
+
+
+def bench_rolls() -> None:
+    """Single rolls of 1d10!+2: cached text, precompiled, seeded, with the tree."""
+    rng = SystemRng()
+    d20_roll = d20.roll
+
+    def ours_text(n: int) -> None:
+        for _ in range(n):
+            roll(OURS, rng)
+
+    def d20_text(n: int) -> None:
+        for _ in range(n):
+            d20_roll(THEIRS)
+
+    r = _best({"ours": ours_text, "d20": d20_text})
+    _emit(
+        "roll_1d10!+2_cached_parse",
+        "us/roll",
+        _us(r["ours"]),
+        f"{D20} d20.roll('{THEIRS}')",
+        _us(r["d20"]),
+        10,
+    )
+
+    compiled = compile_expression(parse(OURS))
+    tree = d20.parse(THEIRS)
+    roller = d20.Roller()
+
+    def ours_compiled(n: int) -> None:
+        for _ in range(n):
+            roll_compiled(compiled, rng)
+
+    def d20_ast(n: int) -> None:
+        roller_roll = roller.roll
+        for _ in range(n):
+            roller_roll(tree)
+
+    r = _best({"ours": ours_compiled, "d20": d20_ast})
+    _emit(
+        "roll_1d10!+2_precompiled",
+        "us/roll",
+        _us(r["ours"]),
+        f"{D20} Roller().roll(d20.parse('{THEIRS}'))",
+        _us(r["d20"]),
+        10,
+    )
+
+    def ours_seeded(n: int) -> None:
+        for _ in range(n):
+            roll(OURS, seeded_rng("bench"))
+
+    r = _best({"ours": ours_seeded, "d20": d20_text})
+    _emit(
+        "roll_1d10!+2_seeded",
+        "us/roll",
+        _us(r["ours"]),
+        f"{D20} d20.roll('{THEIRS}')",
+        _us(r["d20"]),
+        None,
+    )
+
+    def ours_tree(n: int) -> None:
+        for _ in range(n):
+            roll(OURS, rng).to_dict()
+
+    def d20_tree(n: int) -> None:
+        for _ in range(n):
+            str(d20_roll(THEIRS))
+
+    r = _best({"ours": ours_tree, "d20": d20_tree})
+    _emit(
+        "roll_1d10!+2_with_tree",
+        "us/roll",
+        _us(r["ours"]),
+        f"{D20} str(d20.roll('{THEIRS}'))",
+        _us(r["d20"]),
+        None,
+    )
+
+
+def bench_parse() -> None:
+    """Parsing a text not seen before (both caches bypassed: the constant varies)."""
+    ours_texts = [f"1d10!+{i}" for i in range(1000)]
+    d20_texts = [f"1d10e10+{i}" for i in range(1000)]
+    # d20.parse keeps an LFU cache by text; its lark parser underneath is the uncached path.
+    lark_parse = d20.diceast.parser.parse
+
+    def ours(n: int) -> None:
+        for i in range(n):
+            compile_expression(parse(ours_texts[i % 1000]))
+
+    def theirs(n: int) -> None:
+        for i in range(n):
+            lark_parse(d20_texts[i % 1000], start="expr")
+
+    r = _best({"ours": ours, "d20": theirs})
+    _emit(
+        "parse_uncached_1d10!+2",
+        "us/parse",
+        _us(r["ours"]),
+        f"{D20} d20.diceast.parser.parse(text, start='expr') (uncached lark parse)",
+        _us(r["d20"]),
+        None,
+    )
+
+
+def _python_exploding_d10(n: int) -> list[int]:
+    randint = random.Random(SEED).randint
+    totals = [0] * n
+    for i in range(n):
+        total = face = randint(1, 10)
+        while face == 10:
+            face = randint(1, 10)
+            total += face
+        totals[i] = total
+    return totals
+
+
+def _check_mean(what: str, totals: list[int] | np.ndarray[tuple[int], np.dtype[np.int64]]) -> None:
+    """A sanity check on what is being timed: an exploding d10 averages 5.5 / 0.9."""
+    mean = float(np.mean(totals))
+    if abs(mean - 55 / 9) > 0.05:
+        sys.exit(f"bench/dice.py: {what} averages {mean:.4f} over {len(totals)} rolls, not 6.111")
+
+
+def bench_batch() -> None:
+    """10^6 exploding d10 at once, against a plain Python random loop."""
+    _check_mean("roll_batch('1d10!')", roll_batch("1d10!", BATCH_N, SimRng(SEED)).totals)
+    _check_mean("the Python loop", _python_exploding_d10(BATCH_N))
+
+    def ours_sim(n: int) -> None:
+        roll_batch("1d10!", n, SimRng(SEED))
+
+    def ours_system(n: int) -> None:
+        roll_batch("1d10!", n, SystemRng())
+
+    r = _best(
+        {"sim": ours_sim, "system": ours_system, "python": _python_exploding_d10},
+        fixed_n=BATCH_N,
+    )
+    baseline = "Python loop random.Random(seed).randint(1, 10), re-rolled on 10"
+    _emit(
+        "batch_1e6_exploding_d10",
+        "us/roll",
+        _us(r["sim"]),
+        baseline,
+        _us(r["python"]),
+        20,
+    )
+    _emit(
+        "batch_1e6_exploding_d10_systemrng",
+        "us/roll",
+        _us(r["system"]),
+        baseline,
+        _us(r["python"]),
+        None,
+    )
+
+
+def bench_exact() -> None:
+    """Exact P(1d10! + 2 >= 13), which is 1/10, against dyce at explosion depth 5."""
+    got = probability(CHECK).success
+    if got != Fraction(1, 10):
+        sys.exit(f"bench/dice.py: P({CHECK}) is {got}, not exactly 1/10")
+
+    def dyce_p() -> Fraction:
+        h = (explode_n(H(10), n=5) + 2).ge(13)
+        return Fraction(h.get(True, 0), h.total)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExperimentalWarning)
+        if dyce_p() != Fraction(1, 10):
+            sys.exit("bench/dice.py: the dyce baseline does not give 1/10")
+
+        def ours(n: int) -> None:
+            for _ in range(n):
+                probability(CHECK).success  # noqa: B018
+
+        def theirs(n: int) -> None:
+            for _ in range(n):
+                dyce_p()
+
+        r = _best({"ours": ours, "dyce": theirs})
+    _emit(
+        "exact_p_exploding_d10+2>=13",
+        "us/eval",
+        _us(r["ours"]),
+        f"{DYCE} (explode_n(H(10), n=5) + 2).ge(13)",
+        _us(r["dyce"]),
+        10,
+    )
+
+
+def main() -> None:
+    bench_rolls()
+    bench_parse()
+    bench_batch()
+    bench_exact()
+
+
+if __name__ == "__main__":
+    main()
