@@ -97,7 +97,13 @@ def _open(secret_key: bytes, commitment_id: str) -> int:
         raw = base64.urlsafe_b64decode(commitment_id + "=" * (-len(commitment_id) % 4))
     except (binascii.Error, ValueError):
         raw = b""
-    if len(raw) != 32 or not hmac.compare_digest(raw[24:], _tag(secret_key, raw[:24])):
+    # Only the canonical spelling: the server seed derives from the id's text.
+    canonical = base64.urlsafe_b64encode(raw).decode().rstrip("=") == commitment_id
+    if (
+        len(raw) != 32
+        or not canonical
+        or not hmac.compare_digest(raw[24:], _tag(secret_key, raw[:24]))
+    ):
         raise CommitmentError("unknown commitment id", code="invalid_commitment")
     expires_at: int = struct.unpack(">Q", raw[16:24])[0]
     return expires_at
