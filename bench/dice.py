@@ -47,7 +47,7 @@ from services.dice.roller import compile_expression, roll_compiled
 OURS = "1d10!+2"
 THEIRS = "1d10e10+2"  # d20's spelling: explode on 10
 CHECK = "1d10!+2 >= 13"
-REPEATS = 5
+REPEATS = 9
 RUN_SECONDS = 0.1
 BATCH_N = 10**6
 SEED = 20_240_601

@@ -174,11 +174,17 @@ def _dice(d: Dice, n: int, rng: VectorRng, limits: Limits) -> Ints:
     pen = 1 if d.explode is not None and d.explode.kind == "penetrate" else 0
     pool = d.explode is not None and d.explode.kind != "compound"
     # Per die: the unit value (chain sum) and, for pools, the per-throw score so far.
-    value = first.copy()
+    value = first if d.explode is None else first.copy()
     score = _score(d, first) if pool and d.counting else None
     if d.explode is not None:
-        boom = np.fromiter(d.explode_faces(), dtype=np.int64)
-        live = np.flatnonzero(np.isin(first, boom))
+        faces = sorted(d.explode_faces())
+        boom = np.array(faces, dtype=np.int64)
+
+        def explodes(x: Ints) -> Bools:
+            hit: Bools = x == faces[0] if len(faces) == 1 else np.isin(x, boom)
+            return hit
+
+        live = np.flatnonzero(explodes(first))
         rounds = 0
         while live.size:
             rounds += 1
@@ -192,9 +198,12 @@ def _dice(d: Dice, n: int, rng: VectorRng, limits: Limits) -> Ints:
             value[live] += again - pen
             if score is not None:
                 score[live] += _score(d, again - pen)
-            live = live[np.isin(again, boom)]
-    units = value.reshape(n, d.count)
+            live = live[explodes(again)]
     out: Ints
+    if d.count == 1 and d.keep is None:
+        out = value if score is None else score
+        return _score(d, out) if d.counting and score is None else out
+    units = value.reshape(n, d.count)
     if score is not None:
         out = score.reshape(n, d.count).sum(axis=1)
         return out

@@ -9,7 +9,8 @@ every face is exactly equally likely:
   word stream = the big-endian 8-byte chunks of
   HMAC-SHA256(key=server_seed, msg=f"{client_seed}:{nonce}:{block}") for block = 0, 1, ...
 - `SystemRng` draws from the operating system's CSPRNG (production default).
-- `SimRng` is numpy's PCG64 (fast, seeded; for simulations and vectorised batches).
+- `SimRng` is numpy's PCG64 with 32-bit multiply-shift sampling (fast, seeded; for
+  simulations and vectorised batches).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 _TWO64 = 1 << 64
+_TWO32 = 1 << 32
 _LIMITS: dict[int, int] = {}
 _UNPACK4 = struct.Struct(">4Q").unpack
 
@@ -95,15 +97,17 @@ class _WordRng:
     def integers(self, n: int, size: int) -> npt.NDArray[np.int64]:
         """`size` uniform integers in [0, n), consuming the same word stream as `below`."""
         lim = _limit(n)
-        out = np.empty(size, dtype=np.int64)
-        filled = 0
-        while filled < size:
-            words = self._words(size - filled)
-            if lim < _TWO64:
-                words = words[words < np.uint64(lim)]
-            vals = (words % np.uint64(n)).astype(np.int64)
-            out[filled : filled + len(vals)] = vals
-            filled += len(vals)
+        nn = np.uint64(n)
+        words = self._words(size)
+        if lim < _TWO64:
+            ok = words < np.uint64(lim)
+            if not ok.all():  # rare: compact, then top up from the stream
+                kept = words[ok]
+                while len(kept) < size:
+                    more = self._words(size - len(kept))
+                    kept = np.concatenate([kept, more[more < np.uint64(lim)]])
+                words = kept
+        out: npt.NDArray[np.int64] = np.remainder(words, nn).view(np.int64)
         return out
 
 
@@ -164,26 +168,69 @@ class SystemRng(_WordRng):
         return np.concatenate([first, fresh])[:count]
 
 
-class SimRng(_WordRng):
-    """numpy PCG64 seeded from SHA-256 of the seed: fast, reproducible, not for secrets."""
+class SimRng:
+    """numpy PCG64 seeded from SHA-256 of the seed: fast, reproducible, not for secrets.
 
-    __slots__ = ("_bitgen",)
+    Each 64-bit PCG64 output gives two 32-bit words (low half first); a word x maps to
+    [0, n) by Lemire's multiply-shift, m = x·n, result m >> 32, rejecting the
+    (2**32 mod n) low values of m mod 2**32 that would bias it. Ranges up to 2**32.
+    """
+
+    __slots__ = ("_bitgen", "_buf", "_pos")
 
     def __init__(self, seed: str | int) -> None:
-        super().__init__()
         digest = hashlib.sha256(str(seed).encode()).digest()
         self._bitgen = np.random.PCG64(np.random.SeedSequence(int.from_bytes(digest, "big")))
+        self._buf: list[int] = []
+        self._pos = 0
 
-    def _refill(self) -> list[int]:
-        words: list[int] = self._bitgen.random_raw(1024).tolist()
-        return words
+    def _words32(self, count: int) -> npt.NDArray[np.uint64]:
+        raw = self._bitgen.random_raw(-(-count // 2)).astype(np.uint64)
+        halves = np.empty(2 * len(raw), dtype=np.uint64)
+        halves[0::2] = raw & np.uint64(0xFFFFFFFF)
+        halves[1::2] = raw >> np.uint64(32)
+        return halves
 
-    def _words(self, count: int) -> npt.NDArray[np.uint64]:
-        first = np.array(self._buf[self._pos :], dtype=np.uint64)
-        self._pos = len(self._buf)
-        need = max(count - len(first), 0)
-        fresh = np.asarray(self._bitgen.random_raw(need), dtype=np.uint64)
-        return np.concatenate([first, fresh])[:count]
+    def _take(self, count: int) -> npt.NDArray[np.uint64]:
+        left = self._buf[self._pos :]
+        self._buf, self._pos = [], 0
+        if not left:
+            words = self._words32(count)
+            self._buf = words[count:].tolist()
+            return words[:count]
+        fresh = self._words32(max(count - len(left), 0))
+        allw = np.concatenate([np.array(left, dtype=np.uint64), fresh])
+        self._buf = allw[count:].tolist()
+        return allw[:count]
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        if not 1 <= n <= _TWO32:
+            raise ValueError(f"SimRng draws ranges up to 2**32, not {n}")
+        reject = (_TWO32 - n) % n
+        while True:
+            if self._pos >= len(self._buf):
+                self._buf, self._pos = self._words32(1024).tolist(), 0
+            m = self._buf[self._pos] * n
+            self._pos += 1
+            if m & 0xFFFFFFFF >= reject:
+                return m >> 32
+
+    def integers(self, n: int, size: int) -> npt.NDArray[np.int64]:
+        """`size` uniform integers in [0, n), the same stream as `below`."""
+        if not 1 <= n <= _TWO32:
+            raise ValueError(f"SimRng draws ranges up to 2**32, not {n}")
+        reject = np.uint64((_TWO32 - n) % n)
+        m = self._take(size) * np.uint64(n)
+        if reject:
+            ok = (m & np.uint64(0xFFFFFFFF)) >= reject
+            if not ok.all():  # rare: compact, then top up in stream order
+                m = m[ok]
+                while len(m) < size:
+                    more = self._take(size - len(m)) * np.uint64(n)
+                    m = np.concatenate([m, more[(more & np.uint64(0xFFFFFFFF)) >= reject]])
+        out: npt.NDArray[np.int64] = (m >> np.uint64(32)).view(np.int64)
+        return out
 
 
 def seeded_rng(seed: str) -> HmacRng:

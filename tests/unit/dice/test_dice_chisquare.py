@@ -10,11 +10,15 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
 from scipy.stats import chisquare
 
-from services.dice import HmacRng, SimRng, SystemRng, probability, roll
+from services.dice import DiceError, HmacRng, Limits, SimRng, SystemRng, probability, roll
 from services.dice.batch import roll_batch
 from services.dice.report import ProbabilityReport
+from tests.unit.dice.strategies import expressions
+
+LIMITS = Limits(max_support=20_000, max_cost=400_000)
 
 N = 100_000
 ALPHA = 0.001
@@ -46,8 +50,13 @@ def chi_square_p(report: ProbabilityReport, counts: Counter[int]) -> float:
             observed.append(acc_o)
             acc_e, acc_o = 0.0, 0
     if acc_e or acc_o:
-        expected[-1] += acc_e
-        observed[-1] += acc_o
+        if not expected:
+            expected, observed = [acc_e], [acc_o]
+        else:
+            expected[-1] += acc_e
+            observed[-1] += acc_o
+    if len(expected) < 2:  # one bin: every roll must land on it
+        return 1.0 if observed[0] == sum(counts.values()) else 0.0
     e = np.array(expected)
     e *= sum(observed) / e.sum()  # the tail (≤ 1e-12) is below any bin's resolution
     return float(chisquare(observed, e).pvalue)
@@ -71,3 +80,22 @@ def test_the_system_generator_follows_the_exact_distribution() -> None:
     totals = roll_batch("2d6", N, SystemRng()).totals
     # Not seeded: a true statistical test; α = 1e-6 keeps false alarms negligible.
     assert chi_square_p(probability("2d6"), Counter(int(t) for t in totals)) > 1e-6
+
+
+@settings(derandomize=True, max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(expressions.filter(lambda t: "d" in t))
+def test_generated_expressions_roll_with_their_exact_frequencies(text: str) -> None:
+    # Derandomized: the same expressions every run, so the test cannot flake.
+    try:
+        report = probability(text, LIMITS)
+        roll(text, HmacRng("probe"), LIMITS)
+    except DiceError as e:
+        assert e.code in {"distribution_too_large", "division_by_zero"}
+        return
+    rng = HmacRng(f"chi-square {text}")
+    try:
+        counts = Counter(roll(text, rng, LIMITS).total for _ in range(N))
+    except DiceError as e:
+        assert e.code == "division_by_zero"
+        return
+    assert chi_square_p(report, counts) > ALPHA

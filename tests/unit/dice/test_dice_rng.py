@@ -52,6 +52,8 @@ def test_vector_draws_continue_the_same_stream_as_scalar_draws() -> None:
         scalar = [a.below(7) for _ in range(50)]
         vector = [b.below(7) for _ in range(3)] + b.integers(7, 47).tolist()
         assert scalar == vector
+    a, b = SimRng("t"), SimRng("t")
+    assert [a.below(3) for _ in range(3000)] == b.integers(3, 3000).tolist()
 
 
 def test_ranges_are_unbiased_and_in_bounds() -> None:
@@ -63,5 +65,6 @@ def test_ranges_are_unbiased_and_in_bounds() -> None:
 
 
 def test_ranges_that_divide_2_64_need_no_rejection() -> None:
-    assert SimRng(1).integers(2**63, 4).max() < 2**63
+    assert SystemRng().integers(2**63, 4).max() < 2**63
+    assert SimRng(1).integers(2**32, 4).max() < 2**32
     assert 0 <= SystemRng().below(2**64) < 2**64
