@@ -12,7 +12,7 @@ from starlette.types import ExceptionHandler
 from api import problems, rest
 from api.graphql import DaedalusGraphQL
 from api.settings import Settings
-from services.dice import DiceError
+from services.errors import DomainError
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -25,7 +25,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings if settings is not None else Settings()
     graphql = DaedalusGraphQL(settings)
     handlers: dict[type[Exception] | int, ExceptionHandler] = {
-        DiceError: problems.handle_dice_error,
+        DomainError: problems.handle_domain_error,
         problems.InvalidRequest: problems.handle_invalid_request,
         problems.PayloadTooLarge: problems.handle_payload_too_large,
         HTTPException: problems.handle_http_exception,

@@ -9,7 +9,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from services.dice import DiceError
+from services.errors import DomainError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_PREFIX = "urn:daedalus:problem:"
@@ -79,28 +79,29 @@ def problem(
     return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_MEDIA_TYPE)
 
 
-def dice_title(error: DiceError) -> str:
-    """The title of a dice error: by its own code, else by its family's."""
+def domain_title(error: DomainError) -> str:
+    """The title of a domain error: by its own code, else by its family's."""
     candidates = [error.code] + [getattr(cls, "code", "") for cls in type(error).__mro__]
-    return next(TITLES[code] for code in [*candidates, "dice_error"] if code in TITLES)
+    found = [TITLES[code] for code in candidates if code in TITLES]
+    return found[0] if found else "Request refused"
 
 
-def dice_problem(error: DiceError) -> JSONResponse:
-    """Translate a dice error at the boundary, keeping its position and expectations."""
+def domain_problem(error: DomainError) -> JSONResponse:
+    """Translate a domain error at the boundary, keeping its position and expectations."""
     return problem(
         error.http_status,
         error.code,
         error.message,
-        title=dice_title(error),
+        title=domain_title(error),
         position=error.position,
         expected=error.expected,
     )
 
 
-async def handle_dice_error(request: Request, exc: Exception) -> Response:
-    """Exception handler for DiceError and its subclasses."""
-    assert isinstance(exc, DiceError)
-    return dice_problem(exc)
+async def handle_domain_error(request: Request, exc: Exception) -> Response:
+    """Exception handler for DomainError (DiceError, MazeError, ...) and subclasses."""
+    assert isinstance(exc, DomainError)
+    return domain_problem(exc)
 
 
 async def handle_invalid_request(request: Request, exc: Exception) -> Response:

@@ -1,4 +1,4 @@
-"""GraphQL: the Query root — rolls, distributions and verification have no side effects."""
+"""GraphQL: the dice queries — rolls, distributions and verification have no side effects."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from services.dice import DiceError
 
 
 @strawberry.type
-class Query:
+class DiceQuery:
     @strawberry.field(description="Roll an expression; without a seed one is chosen and returned.")
     async def roll(self, expression: str, seed: str | None = None) -> RollPayload:
         try:

@@ -11,10 +11,14 @@ from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.extensions import MaskErrors
+from strawberry.tools import merge_types
 
 from api.graphql.context import Context
+from api.graphql.haze import HazeQuery
+from api.graphql.maze import MazeQuery
+from api.graphql.mazerats import MazeRatsQuery
 from api.graphql.mutation import Mutation
-from api.graphql.query import Query
+from api.graphql.query import DiceQuery
 from api.settings import Settings
 
 
@@ -24,6 +28,9 @@ def _is_unexpected(error: GraphQLError) -> bool:
     original = error.original_error
     return original is not None and not isinstance(original, GraphQLError)
 
+
+# One root type, assembled from each area's queries (each in its own package).
+Query = merge_types("Query", (DiceQuery, MazeQuery, MazeRatsQuery, HazeQuery))
 
 schema = strawberry.Schema(
     query=Query,

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import dice, fair
+from api.rest import dice, fair, haze, maze, mazerats
 
-routes: list[BaseRoute] = [*dice.routes, *fair.routes]
+routes: list[BaseRoute] = [
+    *dice.routes,
+    *fair.routes,
+    *maze.routes,
+    *mazerats.routes,
+    *haze.routes,
+]

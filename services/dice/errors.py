@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from services.errors import DomainError
 
 
-class DiceError(Exception):
+class DiceError(DomainError):
     """Root of every error the dice package raises on bad input or refused work."""
 
     code = "dice_error"
     http_status = 400
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: str | None = None,
-        position: int | None = None,
-        expected: list[str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-        self.position = position
-        self.expected = expected
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready description: code, message and, for syntax errors, where and what."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.position is not None:
-            out["position"] = self.position
-        if self.expected is not None:
-            out["expected"] = self.expected
-        return out
 
 
 class DiceSyntaxError(DiceError):

@@ -1,0 +1,1 @@
+"""Haze rules as pure functions and pydantic models."""

@@ -1,0 +1,1 @@
+"""The Maze rules as pure functions and pydantic models."""

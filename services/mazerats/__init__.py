@@ -1,0 +1,1 @@
+"""Maze Rats rules as pure functions and pydantic models."""
