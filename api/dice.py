@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -57,9 +58,21 @@ async def roll_async(expression: str, seed: str | None) -> tuple[RollResult, str
     return await run_in_threadpool(roll_seeded, expression, seed)
 
 
+# Exact distributions can take up to about a second of CPU within the limits; bounding
+# how many run at once keeps the event loop (health checks, rolls) responsive.
+_DISTRIBUTIONS = asyncio.Semaphore(2)
+
+
 async def probability_async(expression: str) -> ProbabilityReport:
-    """The exact distribution, computed off the event loop."""
-    return await run_in_threadpool(probability, expression)
+    """The exact distribution, computed off the event loop, two at a time at most."""
+    async with _DISTRIBUTIONS:
+        return await run_in_threadpool(probability, expression)
+
+
+async def probability_dict_async(expression: str) -> dict[str, Any]:
+    """The distribution report as JSON, built off the event loop too (it can be large)."""
+    async with _DISTRIBUTIONS:
+        return await run_in_threadpool(lambda: probability(expression).to_dict())
 
 
 def issue_commitment(secret_key: bytes, ttl_seconds: int) -> Commitment:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from api.graphql.scalars import Long
 from services.dice import Die as DomainDie
 
 
@@ -14,7 +15,7 @@ class Die:
     die: int = strawberry.field(description="Index of the die within its term (rerolls share).")
     sides: int
     face: int
-    value: int
+    value: Long
     active: bool
     flags: list[str]
 
@@ -27,7 +28,7 @@ class Die:
             die=die.die,
             sides=die.sides,
             face=die.face,
-            value=die.value,
+            value=Long(die.value),
             active=die.active,
             flags=list(die.flag_names),
         )

@@ -6,10 +6,12 @@ from typing import Any
 
 import strawberry
 
+from api.graphql.scalars import Long
+
 
 @strawberry.type(description="One value and its probability, as an exact fraction and a float.")
 class DistributionPoint:
-    value: int
+    value: Long
     probability: str = strawberry.field(description='Exact fraction, e.g. "5/36".')
     float: float
 

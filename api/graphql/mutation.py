@@ -12,6 +12,7 @@ from api.graphql.payloads import CommitmentPayload, RevealPayload, RollPayload
 from api.graphql.problem import DiceProblem
 from api.graphql.reveal import Reveal
 from api.graphql.roll import Roll
+from api.graphql.scalars import Long
 from api.models import DEFAULT_TTL_SECONDS, CommitmentRequest, FairRollRequest, RevealRequest
 from services.dice import DiceError
 
@@ -39,7 +40,7 @@ class Mutation:
         info: Info,
         commitment_id: strawberry.ID,
         client_seed: str,
-        nonce: int,
+        nonce: Long,
         expression: str,
     ) -> RollPayload:
         try:

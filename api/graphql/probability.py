@@ -10,6 +10,7 @@ from strawberry.scalars import JSON
 from api.graphql.check_odds import CheckOdds
 from api.graphql.distribution_point import DistributionPoint
 from api.graphql.percentile import Percentile
+from api.graphql.scalars import Long
 from services.dice import ProbabilityReport
 
 
@@ -17,8 +18,8 @@ from services.dice import ProbabilityReport
 class Probability:
     expression: str
     formula: str
-    min: int | None = strawberry.field(description="Null when unbounded (open-ended dice).")
-    max: int | None = strawberry.field(description="Null when unbounded (open-ended dice).")
+    min: Long | None = strawberry.field(description="Null when unbounded (open-ended dice).")
+    max: Long | None = strawberry.field(description="Null when unbounded (open-ended dice).")
     mean: float
     stddev: float
     exact: bool = strawberry.field(description="True when no probability mass is left out.")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import strawberry
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from api import dice
 from api.graphql.payloads import ProbabilityPayload, RollPayload, VerificationPayload
 from api.graphql.probability import Probability
 from api.graphql.problem import DiceProblem
 from api.graphql.roll import Roll
+from api.graphql.scalars import Long
 from api.graphql.verification import Verification
 from api.models import ProbabilityRequest, RollRequest, VerifyRequest
 from services.dice import DiceError
@@ -37,7 +39,7 @@ class DiceQuery:
             return DiceProblem.from_validation(exc)
         except DiceError as exc:
             return DiceProblem.from_domain(exc)
-        return Probability.from_domain(report)
+        return await run_in_threadpool(Probability.from_domain, report)  # large JSON
 
     @strawberry.field(description="Recompute a provably fair roll from its revealed inputs.")
     async def verify_roll(
@@ -45,7 +47,7 @@ class DiceQuery:
         expression: str,
         server_seed: str,
         client_seed: str,
-        nonce: int,
+        nonce: Long,
         hash: str | None = None,
     ) -> VerificationPayload:
         try:

@@ -9,6 +9,7 @@ from strawberry.scalars import JSON
 
 from api.graphql.check import Check
 from api.graphql.die import Die
+from api.graphql.scalars import Long
 from services.dice import RollResult as DomainRoll
 from services.dice import render_dice_so_nice, render_foundry
 
@@ -16,7 +17,7 @@ from services.dice import render_dice_so_nice, render_foundry
 @strawberry.type(name="RollResult", description="A roll: total, check, every die, renderings.")
 class Roll:
     expression: str
-    total: int
+    total: Long
     seed: str | None
     check: Check | None
     dice: list[Die]
@@ -31,7 +32,7 @@ class Roll:
             canonical.setdefault("seed", seed)
         return cls(
             expression=str(canonical.get("expression", "")),
-            total=result.total,
+            total=Long(result.total),
             seed=canonical.get("seed"),
             check=Check.from_domain(result.check) if result.check is not None else None,
             dice=[Die.from_domain(d) for d in result.dice],

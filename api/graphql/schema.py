@@ -19,6 +19,7 @@ from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
 from api.graphql.mutation import Mutation
 from api.graphql.query import DiceQuery
+from api.graphql.scalars import SCALARS
 from api.settings import Settings
 
 
@@ -35,6 +36,7 @@ Query = merge_types("Query", (DiceQuery, MazeQuery, MazeRatsQuery, HazeQuery))
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
+    scalar_overrides=SCALARS,
     extensions=[
         lambda: MaskErrors(should_mask_error=_is_unexpected, error_message="Internal error.")
     ],

@@ -21,8 +21,7 @@ async def roll(request: Request) -> JSONResponse:
 async def probability(request: Request) -> JSONResponse:
     """POST /v1/dice/probability: the exact distribution report of an expression."""
     body = await read_model(request, ProbabilityRequest)
-    report = await dice.probability_async(body.expression)
-    return JSONResponse(report.to_dict())
+    return JSONResponse(await dice.probability_dict_async(body.expression))
 
 
 routes: list[BaseRoute] = [

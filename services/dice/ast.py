@@ -123,14 +123,17 @@ class Dice:
 
     def notation(self) -> str:
         """Canonical notation of this term."""
+        # Counting goes before an explosion: after `!` a comparison is its threshold.
         out = f"{self.count}d{'%' if self.percent else self.sides}"
-        for mod in (self.reroll, self.explode, self.keep):
-            if mod is not None:
-                out += mod.notation()
+        if self.reroll is not None:
+            out += self.reroll.notation()
         if self.success is not None:
             out += str(self.success)
         if self.failure is not None:
             out += "f" + str(self.failure)
+        for mod in (self.explode, self.keep):
+            if mod is not None:
+                out += mod.notation()
         return out
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache, reduce
 
 from services.dice.ast import (
-    Call,
     Check,
     Dice,
     Expression,
@@ -18,9 +16,9 @@ from services.dice.ast import (
     Sum,
     dice_terms,
 )
-from services.dice.errors import DiceEvaluationError, DiceLimitError
+from services.dice.bounds import check_expression
+from services.dice.errors import DiceEvaluationError
 from services.dice.exact import (
-    Bound,
     Budget,
     Dist,
     add,
@@ -35,8 +33,9 @@ from services.dice.exact import (
 )
 from services.dice.limits import DEFAULT_LIMITS, Limits
 from services.dice.parser import parse
+from services.dice.pricing import estimate
 from services.dice.report import ProbabilityReport
-from services.dice.termdist import single_roll, term_distribution
+from services.dice.termdist import term_distribution
 
 
 def probability(expression: str | Expression, limits: Limits = DEFAULT_LIMITS) -> ProbabilityReport:
@@ -105,99 +104,8 @@ def _plan(text: str, limits: Limits) -> tuple[Expression, float]:
 
 def _priced(expr: Expression, limits: Limits) -> tuple[Expression, float]:
     """Refuse an expression too costly to compute; return it with its per-die tail bound."""
+    check_expression(expr, limits)
     terms = dice_terms(expr.root)
     eps = limits.tail_bound / max(1, sum(d.count for d in terms))
     estimate(expr.root, limits, eps)
     return expr, eps
-
-
-# -- pricing before work -------------------------------------------------------------
-
-
-def estimate(node: Node | Check, limits: Limits, eps: float) -> None:
-    """Refuse, before computing anything, an expression whose distribution is too big."""
-    cost = [0]
-
-    def refuse(what: str) -> DiceLimitError:
-        return DiceLimitError(
-            f"the exact distribution of this expression is too large to compute ({what}; "
-            f"limits: {limits.max_support} values, {limits.max_cost} steps)",
-            code="distribution_too_large",
-        )
-
-    def check(lo: Bound, hi: Bound, size: int) -> tuple[Bound, Bound, int]:
-        if size > limits.max_support:
-            raise refuse(f"about {size} distinct values")
-        if cost[0] > limits.max_cost:
-            raise refuse(f"about {cost[0]} steps")
-        return lo, hi, size
-
-    def pair(
-        a: tuple[Bound, Bound, int], b: tuple[Bound, Bound, int], interval: object
-    ) -> tuple[Bound, Bound, int]:
-        cost[0] += a[2] * b[2]
-        lo, hi = interval(a[0], a[1], b[0], b[1])  # type: ignore[operator]
-        return check(lo, hi, min(a[2] * b[2], _span(lo, hi)))
-
-    def est(n: Node) -> tuple[Bound, Bound, int]:
-        if isinstance(n, Num):
-            return n.value, n.value, 1
-        if isinstance(n, Dice):
-            return check(*_dice_range(n, eps, cost))
-        if isinstance(n, Group):
-            return est(n.inner)
-        if isinstance(n, Neg):
-            lo, hi, size = est(n.operand)
-            return -hi, -lo, size
-        if isinstance(n, Sum):
-            parts = [est(n.first)] + [est(s) for _, s in n.rest]
-            signs = [1] + [1 if op == "+" else -1 for op, _ in n.rest]
-            lo = sum(p[0] if s > 0 else -p[1] for s, p in zip(signs, parts, strict=True))
-            hi = sum(p[1] if s > 0 else -p[0] for s, p in zip(signs, parts, strict=True))
-            cost[0] += sum(p[2] for p in parts) * len(parts)
-            return check(lo, hi, min(_span(lo, hi), math.prod(p[2] for p in parts)))
-        if isinstance(n, Product):
-            acc = est(n.first)
-            for op, s in n.rest:
-                acc = pair(acc, est(s), mul_interval if op == "*" else div_interval)
-            return acc
-        assert isinstance(n, Call)
-        interval = min_interval if n.fn == "min" else max_interval
-        return reduce(lambda a, b: pair(a, b, interval), [est(a) for a in n.args])
-
-    if isinstance(node, Check):
-        left, right = est(node.left), est(node.right)
-        check(0, 0, left[2] + right[2])
-        cost[0] += left[2] * right[2]
-        check(0, 0, min(left[2] * right[2], _span(left[0] - right[1], left[1] - right[0])))
-    else:
-        est(node)
-
-
-def _span(lo: Bound, hi: Bound) -> int:
-    if math.isinf(lo) or math.isinf(hi):
-        return 1 << 62
-    return int(hi - lo) + 1
-
-
-def _dice_range(d: Dice, eps: float, cost: list[int]) -> tuple[Bound, Bound, int]:
-    roll, den = single_roll(d)
-    faces = sorted(roll)
-    explodes = d.explode_faces() & set(faces)
-    levels = 1
-    if explodes:
-        q = sum(roll[f] for f in explodes) / den
-        levels = max(1, math.ceil(math.log(eps) / math.log(q)))
-    per_lo, per_hi = faces[0], faces[-1] * levels
-    if d.counting:
-        per_lo, per_hi = -levels, levels
-    n = d.count
-    if d.keep is not None:
-        k, _ = d.keep.kept(n)
-        span = per_hi - per_lo + 1
-        # values × (placed, score) states × choices per state
-        cost[0] += span * max(k, 1) * max(k, 1) * span * (n + 1) // 2
-        n = k
-    cost[0] += len(faces) * levels * levels
-    lo, hi = n * per_lo, n * per_hi
-    return lo, hi, _span(lo, hi)

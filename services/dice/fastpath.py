@@ -105,6 +105,8 @@ def _emit(
         env[name] = lambda *vals: _product(vals, steps)
         return f"{name}({', '.join(terms)})"
     if isinstance(node, Call):
+        if len(node.args) == 1:  # min(x) is x; the builtin would want an iterable
+            return emit(node.args[0])
         return f"{node.fn}({', '.join(emit(a) for a in node.args)})"
     name = f"d{len(env)}"
     env[name] = _dice_fast(node, limits, tree_dice)

@@ -30,7 +30,10 @@ from services.dice.ast import (
 )
 from services.dice.errors import DiceLimitError, DiceSyntaxError, DiceValueError
 from services.dice.limits import DEFAULT_LIMITS, Limits
+from services.dice.validate import validate_dice
 
+Modifier = Explode | Reroll | Keep | Comparison
+_KEEP_MODES: dict[str, KeepMode] = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
 _CMP_OPS: tuple[CmpOp, ...] = (">=", "<=", ">", "<", "=")
 _CHECK_OPS: tuple[tuple[str, CheckOp], ...] = (
     (">=", ">="),
@@ -257,31 +260,34 @@ class _Parser:
                     code="invalid_dice",
                     position=sides_pos,
                 )
-        mods: dict[str, object] = {}
+        mods: dict[str, Modifier] = {}
         while True:
             start = self.i
-            kind = self.modifier(sides, mods)
-            if kind is None:
+            found = self.modifier()
+            if found is None:
                 break
+            kind, value = found
             if kind in mods:
                 raise DiceSyntaxError(
                     f"a second {kind} modifier at position {start}; each kind may appear once",
                     position=start,
                     expected=["a different modifier", "an operator", "end of expression"],
                 )
-            mods[kind] = self._last
+            mods[kind] = value
+        reroll, explode, keep = mods.get("reroll"), mods.get("explode"), mods.get("keep")
+        success, failure = mods.get("success"), mods.get("failure")
         dice = Dice(
             count,
             sides,
             pos,
             percent=percent,
-            reroll=mods.get("reroll"),  # type: ignore[arg-type]
-            explode=mods.get("explode"),  # type: ignore[arg-type]
-            keep=mods.get("keep"),  # type: ignore[arg-type]
-            success=mods.get("success"),  # type: ignore[arg-type]
-            failure=mods.get("failure"),  # type: ignore[arg-type]
+            reroll=reroll if isinstance(reroll, Reroll) else None,
+            explode=explode if isinstance(explode, Explode) else None,
+            keep=keep if isinstance(keep, Keep) else None,
+            success=success if isinstance(success, Comparison) else None,
+            failure=failure if isinstance(failure, Comparison) else None,
         )
-        _validate(dice, self.limits)
+        validate_dice(dice, self.limits)
         return dice
 
     def comparison(self, default: CmpOp | None, what: str) -> Comparison:
@@ -293,8 +299,8 @@ class _Parser:
             return Comparison(default, self.integer(what))
         raise self.fail([f"a comparison such as >=N for {what}"])
 
-    def modifier(self, sides: int, mods: dict[str, object]) -> str | None:
-        """Parse one modifier glued to the dice term; None when there is none."""
+    def modifier(self) -> tuple[str, Modifier] | None:
+        """Parse one modifier glued to the dice term: (kind, value), or None."""
         s, i = self.s, self.i
         if i >= self.n:
             return None
@@ -309,92 +315,34 @@ class _Parser:
             when = None
             if self.i < self.n and (self.s[self.i] in "<>=" or self.s[self.i].isdigit()):
                 when = self.comparison("=", "the explosion threshold")
-            self._last: object = Explode(kind, when)
-            return "explode"
+            return "explode", Explode(kind, when)
         if ch == "r":
             once = s.startswith("ro", i)
             self.i += 2 if once else 1
-            self._last = Reroll(self.comparison("=", "the reroll threshold"), once)
-            return "reroll"
+            return "reroll", Reroll(self.comparison("=", "the reroll threshold"), once)
         if ch in "kd" and i + 1 < self.n and s[i + 1] in "hl":
-            mode: KeepMode = ch + s[i + 1]  # type: ignore[assignment]
+            mode: KeepMode = (
+                "kh"
+                if ch == "k" and s[i + 1] == "h"
+                else ("kl" if ch == "k" else ("dh" if s[i + 1] == "h" else "dl"))
+            )
             self.i += 2
-            n = 1
-            if self.i < self.n and s[self.i].isdigit():
-                n = self.integer("how many dice")
-            self._last = Keep(mode, n)
-            return "keep"
+            return "keep", Keep(mode, self.count_or_one())
         if ch == "k":
             self.i += 1
-            n = 1
-            if self.i < self.n and s[self.i].isdigit():
-                n = self.integer("how many dice")
-            self._last = Keep("kh", n)
-            return "keep"
+            return "keep", Keep("kh", self.count_or_one())
         if ch == "f":
             self.i += 1
-            self._last = self.comparison("=", "the failure threshold")
-            return "failure"
+            return "failure", self.comparison("=", "the failure threshold")
         if ch in "<>=":
-            self._last = self.comparison(None, "the success threshold")
-            return "success"
+            return "success", self.comparison(None, "the success threshold")
         return None
 
-
-def _validate(d: Dice, limits: Limits) -> None:
-    """Refuse dice whose modifiers cannot terminate or make no sense."""
-    faces = set(range(1, d.sides + 1))
-    reachable = faces
-    if d.reroll is not None:
-        rerolled = d.reroll.when.faces(d.sides)
-        if not d.reroll.once:
-            if rerolled >= faces:
-                raise DiceValueError(
-                    f"{d.notation()} rerolls every face and would never stop",
-                    code="infinite_reroll",
-                    position=d.pos,
-                )
-            q = len(rerolled) / d.sides
-            if q**limits.max_rerolls > limits.runaway_probability:
-                raise DiceLimitError(
-                    f"{d.notation()} would too often need more than {limits.max_rerolls} rerolls",
-                    code="reroll_limit",
-                    position=d.pos,
-                )
-            reachable = faces - rerolled
-    if d.explode is not None:
-        exploding = d.explode_faces() & reachable
-        if not exploding:
-            raise DiceValueError(
-                f"{d.notation()} can never explode (no face it can show meets the threshold); "
-                "to count successes on exploding dice write the count first, e.g. 5d10>=8!",
-                code="invalid_explosion",
-                position=d.pos,
-            )
-        if exploding >= reachable:
-            raise DiceValueError(
-                f"{d.notation()} explodes on every face it can show and would never stop",
-                code="infinite_explosion",
-                position=d.pos,
-            )
-        # Chance one roll explodes, with reroll-once weighting when it applies.
-        q = len(exploding) / len(reachable)
-        if d.reroll is not None and d.reroll.once:
-            m = len(d.reroll.when.faces(d.sides))
-            q = sum(d.sides * (f not in d.reroll.when.faces(d.sides)) + m for f in exploding)
-            q /= d.sides**2
-        if q ** (limits.max_explosions + 1) > limits.runaway_probability:
-            raise DiceLimitError(
-                f"{d.notation()} would too often explode more than {limits.max_explosions} times",
-                code="explosion_limit",
-                position=d.pos,
-            )
-    if d.keep is not None and d.keep.n > d.count and d.explode is None:
-        raise DiceValueError(
-            f"{d.notation()} keeps or drops {d.keep.n} of only {d.count} dice",
-            code="invalid_keep",
-            position=d.pos,
-        )
+    def count_or_one(self) -> int:
+        """An optional count after keep/drop (1 when absent)."""
+        if self.i < self.n and self.s[self.i].isdigit():
+            return self.integer("how many dice")
+        return 1
 
 
 def _join(items: list[str]) -> str:

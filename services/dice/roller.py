@@ -16,8 +16,8 @@ from services.dice.ast import (
     Num,
     Product,
     Sum,
-    dice_terms,
 )
+from services.dice.bounds import check_expression
 from services.dice.errors import DiceEvaluationError, DiceLimitError
 from services.dice.fastpath import Replay, compile_fast
 from services.dice.limits import DEFAULT_LIMITS, Limits
@@ -112,12 +112,7 @@ def _compile_text(text: str, limits: Limits) -> CompiledExpression:
 
 def compile_expression(expr: Expression, limits: Limits = DEFAULT_LIMITS) -> CompiledExpression:
     """Check an expression's dice budget and compile it for rolling."""
-    total_dice = sum(d.count for d in dice_terms(expr.root))
-    if total_dice > limits.max_dice:
-        raise DiceLimitError(
-            f"the expression throws {total_dice} dice; the limit is {limits.max_dice} per roll",
-            code="too_many_dice",
-        )
+    check_expression(expr, limits)
     return CompiledExpression(expr, limits)
 
 

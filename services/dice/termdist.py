@@ -84,16 +84,11 @@ def _chain(
         out: dict[int, int] = {}
         get = out.get
         step = nxt(e)
-        firsts = [(first(f), w) for f, w in n_w.items()]
-        nexts = [(nxt(f), w) for f, w in n_w.items()]
-        spread = max(v for v, _ in firsts + nexts) - min(v for v, _ in firsts + nexts)
-        disjoint = step > spread and min(v for v, _ in nexts) >= min(v for v, _ in firsts)
+        firsts = list(_group(first, n_w).items())
+        nexts = list(_group(nxt, n_w).items())
         for j in range(levels):
             base = 0 if j == 0 else first(e) + (j - 1) * step
             mult = we**j * den ** (levels - 1 - j)
-            if disjoint:  # each level's values lie above the last: no merging needed
-                out.update({base + v: w * mult for v, w in (firsts if j == 0 else nexts)})
-                continue
             for v, w in firsts if j == 0 else nexts:
                 out[base + v] = get(base + v, 0) + w * mult
         top = first(e) + (levels - 1) * step
@@ -103,6 +98,15 @@ def _chain(
     for _ in range(levels - 1):
         inner = level(nxt, inner)
     return level(first, inner)
+
+
+def _group(score: Callable[[int], int], weights: dict[int, int]) -> dict[int, int]:
+    """Weights by score: faces that score alike (when counting) are merged."""
+    out: dict[int, int] = {}
+    for f, w in weights.items():
+        v = score(f)
+        out[v] = out.get(v, 0) + w
+    return out
 
 
 def term_distribution(d: Dice, limits: Limits, eps: float, budget: Budget) -> Dist:

@@ -114,7 +114,7 @@ def test_probability_of_a_maze_rats_save_is_five_twelfths(client: httpx.Client) 
 
 def test_verify_roll_checks_the_hash(client: httpx.Client) -> None:
     seed = "graphql-server-seed"
-    query = """query($e: String!, $s: String!, $c: String!, $n: Int!, $h: String) {
+    query = """query($e: String!, $s: String!, $c: String!, $n: Long!, $h: String) {
         verifyRoll(expression: $e, serverSeed: $s, clientSeed: $c, nonce: $n, hash: $h) {
             __typename
             ... on Verification { hashMatches roll { total dice { face } } }
@@ -173,3 +173,21 @@ def test_a_malformed_query_is_reported_not_masked(client: httpx.Client) -> None:
     response = client.post("/graphql", json={"query": "{ roll(expression: 1) { nope } }"})
     errors = response.json()["errors"]
     assert errors and all(e["message"] != "Internal error." for e in errors)
+
+
+def test_values_and_nonces_beyond_32_bits_travel_as_long(client: httpx.Client) -> None:
+    query = """query($n: Long!) {
+        roll(expression: "1d10000 * 1d10000 * 1d10000", seed: "big") {
+            ... on RollResult { total } }
+        verifyRoll(expression: "1d20", serverSeed: "s", clientSeed: "c", nonce: $n) {
+            ... on Verification { roll { total } } } }"""
+    data = graphql(client, query, n=3_000_000_000)
+    rest = client.post(
+        "/v1/dice/roll", json={"expression": "1d10000 * 1d10000 * 1d10000", "seed": "big"}
+    ).json()
+    assert data["roll"]["total"] == rest["total"]
+    verified = client.post(
+        "/v1/dice/verify",
+        json={"expression": "1d20", "server_seed": "s", "client_seed": "c", "nonce": 3_000_000_000},
+    ).json()
+    assert data["verifyRoll"]["roll"]["total"] == verified["roll"]["total"]

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from services.dice import DiceError, Limits, probability
+from services.dice import DiceError, Limits, probability, roll, seeded_rng
 
 
 @pytest.mark.parametrize(
@@ -126,3 +126,46 @@ def test_the_report_serialises_fractions_and_floats() -> None:
     }
     assert d["exact"] is False and d["max"] is None and d["min"] == 3
     assert d["percentiles"]["50"] == 7
+
+
+@pytest.mark.parametrize(
+    ("text", "p"),
+    [
+        ("3d6=6! >= 1", 1 - Fraction(5, 6) ** 3),  # a six anywhere, explosions included
+        ("1d10>=10! >= 1", Fraction(1, 10)),
+        ("1d6<=5!p >= 1", Fraction(1)),
+    ],
+)
+def test_success_pools_on_dice_exploding_on_one_face_are_exact(text: str, p: Fraction) -> None:
+    report = probability(text)
+    assert report.success == p
+    d = report.dist
+    assert sum(d.pmf.values()) + d.tail == d.den
+
+
+def test_one_argument_min_and_max_are_the_argument() -> None:
+    assert probability("min(1d6)").p(6) == Fraction(1, 6)
+    assert probability("max(3)").p(3) == 1
+
+
+@pytest.mark.parametrize(
+    "text", ["*".join(["1000000000000"] * 30), "1000000000000 * 1000000000000 * 1d6"]
+)
+def test_values_beyond_2_62_are_refused_everywhere(text: str) -> None:
+    for run in (lambda: probability(text), lambda: roll(text, seeded_rng("x"))):
+        with pytest.raises(DiceError) as info:
+            run()
+        assert info.value.code == "value_too_large"
+
+
+@pytest.mark.parametrize("text", ["1000d6!", "500d100 - 500d100", "100d10kh28"])
+def test_work_is_priced_by_the_size_of_its_weights_before_it_starts(text: str) -> None:
+    with pytest.raises(DiceError) as info:
+        probability(text)
+    assert info.value.code == "distribution_too_large"
+
+
+def test_probability_keeps_the_dice_per_roll_limit() -> None:
+    with pytest.raises(DiceError) as info:
+        probability("1000d2 + 1000d2")
+    assert info.value.code == "too_many_dice"

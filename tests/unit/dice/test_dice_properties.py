@@ -5,13 +5,14 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.dice import DiceError, Limits, SimRng, probability, roll, seeded_rng
+from services.dice import DiceError, Limits, SimRng, parse, probability, roll, seeded_rng
+from services.dice.ast import formula
 from services.dice.batch import roll_batch
 from services.dice.exact import Dist
 from tests.unit.dice.strategies import checks, expressions
 
 LIMITS = Limits(max_support=20_000, max_cost=400_000)
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def in_support(d: Dist, value: int) -> bool:
@@ -26,6 +27,9 @@ def test_a_rolled_total_always_lies_in_the_exact_distribution(text: str, seed: s
     except DiceError as e:
         assert e.code in {"distribution_too_large", "division_by_zero"}
         return
+    d = report.dist
+    assert sum(d.pmf.values()) + d.tail == d.den  # probabilities and the tail make 1
+    assert all(w > 0 for w in d.pmf.values())
     for i in range(5):
         try:
             r = roll(text, seeded_rng(f"{seed}/{i}"), LIMITS)
@@ -66,3 +70,17 @@ def test_batch_totals_lie_in_the_exact_distribution(text: str, seed: int) -> Non
         assert e.code in {"distribution_too_large", "division_by_zero"}
         return
     assert all(in_support(report.dist, int(t)) for t in batch.totals)
+
+
+@SETTINGS
+@given(checks, st.text(max_size=8))
+def test_the_canonical_formula_parses_back_to_the_same_roll(text: str, seed: str) -> None:
+    canonical = formula(parse(text, LIMITS).root)
+    assert formula(parse(canonical, LIMITS).root) == canonical
+    try:
+        a, b = roll(text, seeded_rng(seed), LIMITS), roll(canonical, seeded_rng(seed), LIMITS)
+    except DiceError as e:
+        assert e.code == "division_by_zero"
+        return
+    assert (a.total, a.check) == (b.total, b.check)
+    assert [x.face for x in a.dice] == [x.face for x in b.dice]

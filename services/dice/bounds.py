@@ -1,0 +1,102 @@
+"""Worst-case pricing of an expression shared by rolls, batches and distributions:
+dice per roll, and the magnitude of every value (explosions taken at their cap)."""
+
+from __future__ import annotations
+
+from services.dice.ast import (
+    Call,
+    Check,
+    Dice,
+    Expression,
+    Group,
+    Neg,
+    Node,
+    Num,
+    Product,
+    Sum,
+    dice_terms,
+)
+from services.dice.errors import DiceLimitError
+from services.dice.limits import Limits
+
+MAX_VALUE = 2**62
+"""Largest magnitude any value may reach: keeps batches in int64 and floats finite."""
+
+
+def check_expression(expr: Expression, limits: Limits) -> None:
+    """Refuse an expression that throws too many dice or could reach too large a value."""
+    total_dice = sum(d.count for d in dice_terms(expr.root))
+    if total_dice > limits.max_dice:
+        raise DiceLimitError(
+            f"the expression throws {total_dice} dice; the limit is {limits.max_dice} per roll",
+            code="too_many_dice",
+        )
+    root = expr.root
+    if isinstance(root, Check):
+        _bounds(root.left, limits)
+        _bounds(root.right, limits)
+    else:
+        _bounds(root, limits)
+
+
+def _refuse(node: Node) -> DiceLimitError:
+    return DiceLimitError(
+        f"the value at position {node.pos} could exceed {MAX_VALUE} in magnitude",
+        code="value_too_large",
+        position=node.pos,
+    )
+
+
+def _bounds(node: Node, limits: Limits) -> tuple[int, int]:
+    lo, hi = _raw_bounds(node, limits)
+    if max(abs(lo), abs(hi)) > MAX_VALUE:
+        raise _refuse(node)
+    return lo, hi
+
+
+def _raw_bounds(node: Node, limits: Limits) -> tuple[int, int]:
+    if isinstance(node, Num):
+        return node.value, node.value
+    if isinstance(node, Dice):
+        return _dice_bounds(node, limits)
+    if isinstance(node, Group):
+        return _bounds(node.inner, limits)
+    if isinstance(node, Neg):
+        lo, hi = _bounds(node.operand, limits)
+        return -hi, -lo
+    if isinstance(node, Sum):
+        lo, hi = _bounds(node.first, limits)
+        for op, sub in node.rest:
+            a, b = _bounds(sub, limits)
+            lo, hi = (lo + a, hi + b) if op == "+" else (lo - b, hi - a)
+            if max(abs(lo), abs(hi)) > MAX_VALUE:
+                raise _refuse(sub)
+        return lo, hi
+    if isinstance(node, Product):
+        lo, hi = _bounds(node.first, limits)
+        for mul, sub in node.rest:
+            a, b = _bounds(sub, limits)
+            if mul == "*":
+                corners = [lo * a, lo * b, hi * a, hi * b]
+                lo, hi = min(corners), max(corners)
+            else:  # floor division by a nonzero integer never grows the magnitude (+1)
+                m = max(abs(lo), abs(hi))
+                lo, hi = -m - 1, m
+            if max(abs(lo), abs(hi)) > MAX_VALUE:
+                raise _refuse(sub)
+        return lo, hi
+    assert isinstance(node, Call)
+    parts = [_bounds(a, limits) for a in node.args]
+    pick = min if node.fn == "min" else max
+    return pick(p[0] for p in parts), pick(p[1] for p in parts)
+
+
+def _dice_bounds(d: Dice, limits: Limits) -> tuple[int, int]:
+    throws = 1 + (limits.max_explosions if d.explode is not None else 0)
+    if d.counting:
+        units = d.count * throws
+        return -units if d.failure is not None else 0, units if d.success is not None else 0
+    pen = 1 if d.explode is not None and d.explode.kind == "penetrate" else 0
+    per_die = d.sides + (throws - 1) * (d.sides - pen)
+    lo = 0 if d.keep is not None else d.count
+    return lo, d.count * per_die
