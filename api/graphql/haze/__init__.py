@@ -1,12 +1,7 @@
-"""GraphQL: the Haze queries (checks, probabilities, generators). One type per module."""
+"""GraphQL: the Haze queries (checks, probabilities, exhaustion). One type per module."""
 
 from __future__ import annotations
 
-import strawberry
+from api.graphql.haze.query import HazeQuery
 
-
-@strawberry.type
-class HazeQuery:
-    @strawberry.field(description="Which rules text this part of the API implements.")
-    def haze_rules_text(self) -> str:
-        return "Haze"
+__all__ = ["HazeQuery"]

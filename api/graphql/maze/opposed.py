@@ -1,0 +1,32 @@
+"""GraphQL: MazeOpposed, an opposed roll with the tie rules and each side's chances."""
+
+from __future__ import annotations
+
+import strawberry
+
+from api.graphql.maze.probability import MazeProbability
+from services.maze.opposed import OpposedOdds, OpposedOutcome
+
+
+@strawberry.type(description="An opposed roll: winner (0 first, 1 second), rounds, chances.")
+class MazeOpposed:
+    seed: str
+    winner: int
+    rounds: list[list[int]]
+    decided_by_tie_rule: bool
+    p_first_wins: MazeProbability
+    p_second_wins: MazeProbability
+    error_bound: MazeProbability
+
+    @classmethod
+    def from_domain(cls, outcome: OpposedOutcome, odds: OpposedOdds, seed: str) -> MazeOpposed:
+        """From the domain outcome, its odds and the seed."""
+        return cls(
+            seed=seed,
+            winner=outcome.winner,
+            rounds=[list(r) for r in outcome.rounds],
+            decided_by_tie_rule=outcome.decided_by_tie_rule,
+            p_first_wins=MazeProbability.from_domain(odds.p_first_wins),
+            p_second_wins=MazeProbability.from_domain(odds.p_second_wins),
+            error_bound=MazeProbability.from_domain(odds.error_bound),
+        )

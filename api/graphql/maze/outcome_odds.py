@@ -1,0 +1,20 @@
+"""GraphQL: MazeOutcomeOdds, the probability of one named outcome (a band, an injury)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import strawberry
+
+from api.graphql.maze.probability import MazeProbability
+
+
+@strawberry.type(description="The exact probability of one named outcome.")
+class MazeOutcomeOdds:
+    outcome: str
+    probability: MazeProbability
+
+    @classmethod
+    def from_domain(cls, outcome: str, p: Fraction) -> MazeOutcomeOdds:
+        """From an outcome name and its exact probability."""
+        return cls(outcome=outcome, probability=MazeProbability.from_domain(p))

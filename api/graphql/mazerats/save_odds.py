@@ -1,0 +1,20 @@
+"""GraphQL: MazeRatsSaveOdds, the exact chance a save succeeds."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import strawberry
+
+from api.graphql.mazerats.chance import MazeRatsChance
+
+
+@strawberry.type(description="The exact chance that a save succeeds.")
+class MazeRatsSaveOdds:
+    bonus: int
+    success: MazeRatsChance
+
+    @classmethod
+    def from_domain(cls, bonus: int, success: Fraction) -> MazeRatsSaveOdds:
+        """Wrap the save bonus and its exact success chance."""
+        return cls(bonus=bonus, success=MazeRatsChance.from_domain(success))

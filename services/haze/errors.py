@@ -1,0 +1,60 @@
+"""The Haze package's root error and its specific, stable codes."""
+
+from __future__ import annotations
+
+from services.errors import DomainError
+
+
+class HazeError(DomainError):
+    """A Haze rules request that the rules refuse (HTTP 422)."""
+
+    code = "haze_error"
+    http_status = 422
+
+
+class NoRelatedSkill(HazeError):
+    """An unskilled action without a related skill to fall back on."""
+
+    code = "no_related_skill"
+
+
+class NoArbitrarySuccess(HazeError):
+    """Arbitrary success asked for while the skill is not above the difficulty."""
+
+    code = "no_arbitrary_success"
+
+
+class WindTooStrong(HazeError):
+    """A cross wind past the table's maximum difficulty for a ranged shot."""
+
+    code = "wind_too_strong"
+
+
+class WindOnMelee(HazeError):
+    """Wind given for a melee weapon: it only counts for ranged shots."""
+
+    code = "wind_on_melee"
+
+
+class TooManyEffectDice(HazeError):
+    """More effect dice than the service rolls or enumerates in one request."""
+
+    code = "too_many_effect_dice"
+
+
+class Exhausted(HazeError):
+    """An action whose exhaustion cost the aspect cannot pay this round."""
+
+    code = "exhausted"
+
+
+class ComplexActionOver(HazeError):
+    """A round played on a complex action that has already ended."""
+
+    code = "complex_action_over"
+
+
+class UnknownSkill(HazeError):
+    """A character sheet asked for a skill it does not list."""
+
+    code = "unknown_skill"

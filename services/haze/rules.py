@@ -1,0 +1,52 @@
+"""Table settings: every reading of haze.txt that a table may choose differently.
+
+Each field is one decision recorded in docs/RULES.md (Haze) (quote → decision → setting).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class HazeRules(BaseModel):
+    """The variant rules in force; the defaults are the reading documented as default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    fumble_always_fails: bool = Field(
+        default=True, description="A 10 on the action die fails even when the target is 10+."
+    )
+    fumble_die_explodes: bool = Field(
+        default=True, description="The fumble's one effect die is open-ended like all effect dice."
+    )
+    unskilled_penalty: int = Field(
+        default=3, ge=0, le=10, description="Penalty to the ability score for unskilled actions."
+    )
+    unskilled_penalty_on_effect: bool = Field(
+        default=False, description="Whether the unskilled penalty also lowers the effect dice."
+    )
+    reaction_tie: Literal["attacker", "defender"] = Field(
+        default="attacker",
+        description="Who wins when a re-action's success rate equals the attacker's.",
+    )
+    recovery: Literal["rest", "each_round"] = Field(
+        default="rest",
+        description="rest: points come back only by resting a round; each_round: every round.",
+    )
+    rest_scope: Literal["all", "aspect"] = Field(
+        default="all",
+        description="all: a rest is a round with no action at all; aspect: none in that aspect.",
+    )
+    fumble_ends_complex: bool = Field(
+        default=True, description="A fumble ends a complex action as a failure."
+    )
+    max_wind: int = Field(default=5, ge=0, le=20, description="Largest cross-wind difficulty.")
+    initiative_ties: Literal["simultaneous", "wits"] = Field(
+        default="simultaneous",
+        description="Equal initiative success rates act together, or the higher wits first.",
+    )
+
+
+DEFAULT_RULES = HazeRules()

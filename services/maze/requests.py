@@ -1,0 +1,111 @@
+"""Validated inputs of the use cases: a check from raw dice or from a character sheet."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from services.maze.abilities import Ability, AnyDie
+from services.maze.catalog import Catalog
+from services.maze.character import Character
+from services.maze.checks import CheckSpec, Score, Tokens, build_check, check_for
+from services.maze.damage import DamageSpec, damage_for
+from services.maze.effects import Effect, active_effects
+from services.maze.injuries import Injury, cap_for
+from services.maze.model import MazeModel
+from services.maze.opposed import Side
+from services.maze.rules import DEFAULT_RULES, MazeRules
+from services.maze.skills import Name
+from services.maze.traits import CheckKind
+
+
+class CheckRequest(MazeModel):
+    """A check from `die` + `modifier` (+ effects), or from a `character` and `skill`."""
+
+    die: AnyDie | None = None
+    modifier: Score = 0
+    ability: Ability = Ability.READY
+    effects: frozenset[Effect] = frozenset()
+    checked_this_run: frozenset[Ability] = frozenset()
+    character: Character | None = None
+    skill: Name | None = None
+    dc: Score = 0
+    kind: CheckKind = CheckKind.NORMAL
+    tokens: Tokens = 0
+    take_half: bool = False
+    claim_tunnel_vision: bool = True
+    rules: MazeRules = DEFAULT_RULES
+
+    @model_validator(mode="after")
+    def _one_source(self) -> CheckRequest:
+        by_sheet = self.character is not None or self.skill is not None
+        if by_sheet == (self.die is not None) or (
+            by_sheet and (self.character is None or self.skill is None)
+        ):
+            raise ValueError("give either die (and modifier) or character and skill")
+        return self
+
+    def spec(self, catalog: Catalog) -> CheckSpec:
+        """The check after traits and effects."""
+        if self.character is not None and self.skill is not None:
+            return check_for(
+                self.character, self.skill, catalog, self.dc, self.kind, self.claim_tunnel_vision
+            )
+        assert self.die is not None
+        return build_check(
+            self.die,
+            self.modifier,
+            self.ability,
+            self.dc,
+            self.kind,
+            self.effects,
+            checked_this_run=self.checked_this_run,
+            claim_tunnel_vision=self.claim_tunnel_vision,
+        )
+
+
+class DamageRequest(MazeModel):
+    """A damage roll from `die` + Hardy `modifier`, or from a `character`'s sheet."""
+
+    die: AnyDie | None = None
+    modifier: Score = 0
+    ability: Ability = Ability.READY
+    effects: frozenset[Effect] = frozenset()
+    untreated: Annotated[list[Injury], Field(max_length=50)] = Field(default_factory=list)
+    character: Character | None = None
+    tokens: Tokens = 0
+    take_half: bool = False
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DamageRequest:
+        if (self.character is None) == (self.die is None):
+            raise ValueError("give either die (and modifier) or character")
+        return self
+
+    def spec(self, catalog: Catalog) -> DamageSpec:
+        """The damage roll with Hardy, effects and the cap of untreated injuries."""
+        if self.character is not None:
+            return damage_for(self.character, catalog)
+        assert self.die is not None
+        check = build_check(
+            self.die, self.modifier, self.ability, kind=CheckKind.DAMAGE, effects=self.effects
+        )
+        tunnel = Effect.TUNNEL_VISION in active_effects(self.effects)
+        return DamageSpec(check=check, cap=cap_for(self.untreated, tunnel))
+
+
+class OpposedRequest(MazeModel):
+    """Two sides of an opposed roll."""
+
+    first: Side
+    second: Side
+
+
+class ValidateRequest(MazeModel):
+    """A character (and optionally its party) to check against the rules."""
+
+    character: Character
+    party: Annotated[list[Character], Field(max_length=16)] = Field(default_factory=list)
+    creation: bool = False
+    rules: MazeRules = DEFAULT_RULES

@@ -1,0 +1,50 @@
+"""MazeRules: the settings for everything the text leaves open (see docs/RULES.md (The Maze))."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from services.maze.model import MazeModel
+
+
+class LootClass(MazeModel):
+    """A row of the loot chart: this class from `min_total` up to the next row."""
+
+    name: str = Field(min_length=1, max_length=32)
+    min_total: int = Field(ge=-100, le=1000)
+
+
+DEFAULT_LOOT_CHART: tuple[LootClass, ...] = (
+    LootClass(name="Common", min_total=-100),
+    LootClass(name="Uncommon", min_total=5),
+    LootClass(name="Rare", min_total=9),
+    LootClass(name="Ultra", min_total=13),
+    LootClass(name="Legendary", min_total=17),
+)
+
+
+class MazeRules(MazeModel):
+    """Table settings; the defaults are the readings documented in docs/RULES.md (The Maze)."""
+
+    distinct_dice: bool = True
+    half_level: Literal["margin", "small_success", "success"] = "margin"
+    group_mode: Literal["sum", "majority"] = "sum"
+    runner_traits_at_creation: bool = False
+    max_background_traits: int = Field(default=2, ge=0, le=10)
+    max_personality_traits: int = Field(default=3, ge=0, le=10)
+    loot_chart: tuple[LootClass, ...] = Field(default=DEFAULT_LOOT_CHART, min_length=1)
+
+
+DEFAULT_RULES = MazeRules()
+
+
+def loot_class(chart: tuple[LootClass, ...], total: int) -> str:
+    """The class of loot a total gives: the highest row whose minimum it reaches."""
+    rows = sorted(chart, key=lambda r: r.min_total)
+    found = rows[0].name
+    for row in rows:
+        if total >= row.min_total:
+            found = row.name
+    return found

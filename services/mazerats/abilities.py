@@ -1,0 +1,41 @@
+"""The three abilities and their bounds."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# "Ability scores may never rise higher than +3." The text sets no floor; the lowest a
+# creation row gives is -1, and -3 mirrors the ceiling (docs/RULES.md (Maze Rats)).
+MAX_ABILITY = 3
+MIN_ABILITY = -3
+
+Score = Annotated[int, Field(ge=MIN_ABILITY, le=MAX_ABILITY)]
+
+
+class Ability(StrEnum):
+    """Strength (power, resilience), Dexterity (agility, finesse), Will (intellect, personality)."""
+
+    STR = "STR"
+    DEX = "DEX"
+    WIL = "WIL"
+
+
+class Abilities(BaseModel):
+    """A character's three ability scores."""
+
+    model_config = ConfigDict(frozen=True)
+
+    strength: Score = 0
+    dexterity: Score = 0
+    will: Score = 0
+
+    def score(self, ability: Ability) -> int:
+        """The score added to a save of `ability`."""
+        return {
+            Ability.STR: self.strength,
+            Ability.DEX: self.dexterity,
+            Ability.WIL: self.will,
+        }[ability]

@@ -1,0 +1,85 @@
+"""NPC reactions, morale and initiative: WIL saves and a coin for who acts first."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from services.dice import Rng
+from services.mazerats.saves import Save, roll_save
+
+
+class Reaction(BaseModel):
+    """The party leader's WIL save against an NPC of unknown disposition."""
+
+    model_config = ConfigDict(frozen=True)
+
+    save: Save
+    cooperative: bool
+
+
+class Morale(BaseModel):
+    """An NPC's WIL save when facing more danger than expected; failing, it breaks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    save: Save
+    holds: bool
+
+
+class Side(StrEnum):
+    """The two sides of a fight."""
+
+    PARTY = "party"
+    OPPONENTS = "opponents"
+
+
+class Initiative(BaseModel):
+    """Who acts first and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    first: Side
+    by_surprise: bool
+
+
+def roll_reaction(rng: Rng, leader_will: int = 0, path_covers: bool = False) -> Reaction:
+    """The leader's WIL save: success means the NPC is cooperative."""
+    save = roll_save(rng, leader_will, path_covers)
+    return Reaction(save=save, cooperative=save.success)
+
+
+def morale_check_due(
+    *,
+    leader_defeated: bool = False,
+    group_size: int = 1,
+    defeated: int = 0,
+    max_hp: int = 1,
+    hp: int = 1,
+    unexpected_danger: bool = False,
+) -> bool:
+    """Whether an NPC faces more danger than expected, by the text's examples or a ruling."""
+    half_group = group_size > 1 and 2 * defeated >= group_size
+    half_hp = 2 * hp <= max_hp
+    return leader_defeated or half_group or half_hp or unexpected_danger
+
+
+def roll_morale(rng: Rng, will: int = 0) -> Morale:
+    """The NPC's WIL save: failing it, the NPC flees or surrenders."""
+    save = roll_save(rng, will)
+    return Morale(save=save, holds=save.success)
+
+
+def roll_initiative(rng: Rng, surprised: Side | None = None) -> Initiative:
+    """A side that surprises the other acts first; otherwise a random side does."""
+    if surprised is not None:
+        other = Side.OPPONENTS if surprised is Side.PARTY else Side.PARTY
+        return Initiative(first=other, by_surprise=True)
+    return Initiative(first=(Side.PARTY, Side.OPPONENTS)[rng.below(2)], by_surprise=False)
+
+
+def surprised_skips_first_turn(rng: Rng, will: int = 0) -> tuple[Save, bool]:
+    """A surprised character's WIL save: failing it, they skip their first turn."""
+    save = roll_save(rng, will)
+    return save, not save.success

@@ -1,0 +1,89 @@
+"""Inputs of the Maze Rats use cases, with their bounds, shared by REST and GraphQL."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from services.mazerats.abilities import Score
+from services.mazerats.character import GearPackage
+from services.mazerats.combat import MAX_AC, MAX_COMBAT_BONUS
+from services.mazerats.magic import MAX_SIGILS, Part, Realm
+from services.mazerats.opposed import TieRule
+from services.mazerats.saves import Risk
+
+Seed = Annotated[str, Field(min_length=1, max_length=256)]
+# A save bonus is an ability score plus 1 for the path.
+Bonus = Annotated[int, Field(ge=-3, le=4)]
+CombatBonus = Annotated[int, Field(ge=-MAX_COMBAT_BONUS, le=MAX_COMBAT_BONUS)]
+ArmorClass = Annotated[int, Field(ge=0, le=MAX_AC)]
+
+
+class Request(BaseModel):
+    """Unknown fields are refused; enums may arrive as their JSON strings."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SaveOddsRequest(Request):
+    """A save's ability score and whether the path covers the action."""
+
+    ability: Score = 0
+    path_covers: bool = False
+
+
+class SaveRequest(SaveOddsRequest):
+    """Roll a save; safe and absurd tasks are decided without dice."""
+
+    risk: Risk = Risk.RISKY
+    seed: Seed | None = None
+
+
+class OpposedOddsRequest(Request):
+    """The two sides' save bonuses (ability + path) and the table's tie rule."""
+
+    attacker_bonus: Bonus = 0
+    defender_bonus: Bonus = 0
+    ties: TieRule = TieRule.DEFENDER
+
+
+class OpposedSaveRequest(OpposedOddsRequest):
+    """Roll an opposed save."""
+
+    seed: Seed | None = None
+
+
+class AttackOddsRequest(Request):
+    """Combat Bonus against AC, with or without a heavy weapon."""
+
+    combat_bonus: CombatBonus = 1
+    ac: ArmorClass = 6
+    heavy_weapon: bool = False
+
+
+class AttackRequest(AttackOddsRequest):
+    """Roll an attack; a ranged attack in close combat is refused."""
+
+    ranged: bool = False
+    in_close_combat: bool = False
+    seed: Seed | None = None
+
+
+class CharacterRequest(Request):
+    """Generate a character from a seed; the package may be chosen instead of rolled."""
+
+    seed: Seed | None = None
+    name: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    gear_package: GearPackage | None = None
+    unique_items: bool = False
+
+
+class SigilRequest(Request):
+    """Generate the sigils a shop offers."""
+
+    seed: Seed | None = None
+    count: int = Field(default=1, ge=1, le=MAX_SIGILS)
+    realm: Realm | None = None
+    part: Part | None = None
+    mix_realms: bool = False

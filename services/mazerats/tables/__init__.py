@@ -1,0 +1,1 @@
+"""The Maze Rats tables as Python data, transcribed from the rules text."""

@@ -1,0 +1,188 @@
+"""Haze over GraphQL and REST, through a real HTTP client against the running server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+PROBLEM = "application/problem+json"
+
+ACTION_FIELDS = """
+    __typename
+    ... on HazeActionResult {
+        target difficulty roll margin successRate success fumble arbitrary effectDice seed
+        fumbleEffect { dice faces total }
+    }
+    ... on Problem { code message field }
+"""
+
+
+def graphql(client: httpx.Client, query: str, **variables: Any) -> dict[str, Any]:
+    response = client.post("/graphql", json={"query": query, "variables": variables})
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    assert "errors" not in body, body
+    data: dict[str, Any] = body["data"]
+    return data
+
+
+def haze_action(client: httpx.Client, action: dict[str, Any], **args: Any) -> dict[str, Any]:
+    query = f"""query($a: HazeActionInput!, $s: String, $arb: Boolean! = false, $r: JSON) {{
+        hazeAction(action: $a, seed: $s, arbitrary: $arb, rules: $r) {{ {ACTION_FIELDS} }} }}"""
+    result: dict[str, Any] = graphql(client, query, a=action, **args)["hazeAction"]
+    return result
+
+
+def test_a_graphql_action_roll_replays_from_its_seed(client: httpx.Client) -> None:
+    first = haze_action(client, {"ability": 6, "skill": 2}, s="haze")
+    assert first["__typename"] == "HazeActionResult"
+    assert first == haze_action(client, {"ability": 6, "skill": 2}, s="haze")
+    assert first["target"] == 8 and first["effectDice"] == 4
+    assert first["successRate"] == 8 - first["roll"]
+    assert first["success"] == (first["roll"] <= 8)
+    unseeded = haze_action(client, {"ability": 6, "skill": 2})
+    assert haze_action(client, {"ability": 6, "skill": 2}, s=unseeded["seed"]) == unseeded
+
+
+def test_a_graphql_arbitrary_success_rolls_nothing(client: httpx.Client) -> None:
+    result = haze_action(client, {"ability": 5, "skill": 4, "difficulty": 1}, s="x", arb=True)
+    assert (result["roll"], result["successRate"], result["arbitrary"]) == (None, 3, True)
+
+
+def test_graphql_refusals_are_problems(client: httpx.Client) -> None:
+    bad = haze_action(client, {"ability": 11})
+    assert (bad["__typename"], bad["code"], bad["field"]) == (
+        "Problem",
+        "invalid_request",
+        "ability",
+    )
+    unskilled = haze_action(client, {"ability": 6, "unskilled": True})
+    assert unskilled["code"] == "no_related_skill"
+    rules = haze_action(client, {"ability": 6}, r={"reaction_tie": "nobody"})
+    assert rules["code"] == "invalid_request"
+
+
+def test_graphql_action_odds_are_exact_fractions(client: httpx.Client) -> None:
+    query = """query($a: HazeActionInput!) { hazeActionOdds(action: $a) { __typename
+        ... on HazeActionOdds { target success { probability float } fumble { probability }
+            failure { probability } successRate { value probability float } } } }"""
+    odds = graphql(client, query, a={"ability": 6, "skill": 2, "difficulty": 1})["hazeActionOdds"]
+    assert odds["success"] == {"probability": "7/10", "float": 0.7}
+    assert odds["fumble"]["probability"] == "1/10"
+    assert odds["failure"]["probability"] == "3/10"
+    assert [p["value"] for p in odds["successRate"]] == list(range(-3, 7))
+    assert {p["probability"] for p in odds["successRate"]} == {"1/10"}
+
+
+def test_graphql_effect_dice_come_with_their_distribution(client: httpx.Client) -> None:
+    query = """query { hazeEffectDice(ability: 3, skill: 0, seed: "e") { __typename
+        ... on HazeEffectDice { dice seed roll { faces total }
+            distribution { exact errorBound max distribution { value probability } } } } }"""
+    effect = graphql(client, query)["hazeEffectDice"]
+    assert effect["dice"] == 1
+    assert effect["roll"]["total"] == sum(effect["roll"]["faces"])
+    dist = effect["distribution"]
+    assert dist["exact"] is False and dist["max"] is None
+    points = {p["value"]: p["probability"] for p in dist["distribution"]}
+    assert points[7] == "1/10" and 10 not in points and points[13] == "1/100"
+
+
+def test_graphql_plays_a_complex_action_round(client: httpx.Client) -> None:
+    query = """query($p: [HazeParticipantInput!]!, $up: Boolean! = false) {
+        hazeComplexAction(action: {difficulty: 12}, participants: $p, seed: "lock", giveUp: $up)
+        { __typename ... on HazeComplexAction { total rounds status points
+            rolls { roll successRate fumble } } ... on Problem { code } } }"""
+    people = [
+        {"action": {"ability": 5, "skill": 4}, "points": 5},
+        {"action": {"ability": 7}, "points": 0},
+    ]
+    result = graphql(client, query, p=people)["hazeComplexAction"]
+    assert result["rounds"] == 1 and result["points"] == [4, 0]
+    roll = result["rolls"][0]
+    assert result["rolls"][1] is None
+    if not roll["fumble"]:
+        assert result["total"] == roll["successRate"]
+    stopped = graphql(client, query, p=people, up=True)["hazeComplexAction"]
+    assert stopped["status"] == "given_up"
+
+
+def test_graphql_refuses_a_third_action_at_constitution_five(client: httpx.Client) -> None:
+    query = """query($a: [String!]) { hazeExhaustion(
+        state: {body: {health: 5, points: 5}, mind: {health: 4, points: 4},
+                soul: {health: 6, points: 6}}, actions: $a, endRound: false) {
+        __typename ... on HazeExhaustion { body { points nextCost canAct } }
+        ... on Problem { code } } }"""
+    two = graphql(client, query, a=["body", "body"])["hazeExhaustion"]
+    assert two["body"] == {"points": 2, "nextCost": 3, "canAct": False}
+    three = graphql(client, query, a=["body", "body", "body"])["hazeExhaustion"]
+    assert three == {"__typename": "Problem", "code": "exhausted"}
+
+
+def assert_problem(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    body: dict[str, Any] = response.json()
+    assert body["code"] == code
+    return body
+
+
+def test_rest_action_roll_agrees_with_graphql(client: httpx.Client) -> None:
+    body = {"action": {"ability": 6, "skill": 2}, "seed": "haze"}
+    response = client.post("/v1/haze/actions", json=body)
+    assert response.status_code == 200, response.text
+    rest = response.json()
+    assert rest == client.post("/v1/haze/actions", json=body).json()
+    gql = haze_action(client, {"ability": 6, "skill": 2}, s="haze")
+    assert (rest["roll"], rest["success_rate"], rest["seed"]) == (
+        gql["roll"],
+        gql["successRate"],
+        "haze",
+    )
+    assert rest["effect_dice"] == 4
+
+
+def test_rest_action_odds_follow_the_rules_settings(client: httpx.Client) -> None:
+    body: dict[str, Any] = {"action": {"ability": 8, "skill": 4}}
+    odds = client.post("/v1/haze/actions/odds", json=body).json()
+    assert odds["success"]["fraction"] == "9/10"
+    assert odds["fumble"]["fraction"] == "1/10"
+    lenient = client.post(
+        "/v1/haze/actions/odds", json={**body, "rules": {"fumble_always_fails": False}}
+    ).json()
+    assert lenient["success"]["fraction"] == "1/1"
+
+
+def test_rest_weapon_and_wind_raise_the_difficulty(client: httpx.Client) -> None:
+    attack = {"weapon": {"difficulty": 2, "ranged": True}, "wind": 3}
+    odds = client.post(
+        "/v1/haze/actions/odds", json={"action": {"ability": 6, "skill": 2, "attack": attack}}
+    ).json()
+    assert (odds["difficulty"], odds["success"]["fraction"]) == (5, "3/10")
+    gale = {**attack, "wind": 6}
+    response = client.post("/v1/haze/actions", json={"action": {"ability": 6, "attack": gale}})
+    assert_problem(response, 422, "wind_too_strong")
+
+
+def test_rest_domain_errors_are_problem_json(client: httpx.Client) -> None:
+    response = client.post("/v1/haze/actions", json={"action": {"ability": 6, "unskilled": True}})
+    body = assert_problem(response, 422, "no_related_skill")
+    assert body["detail"]
+    arbitrary = {"action": {"ability": 6, "skill": 1, "difficulty": 2}, "arbitrary": True}
+    assert_problem(client.post("/v1/haze/actions", json=arbitrary), 422, "no_arbitrary_success")
+    assert_problem(
+        client.post("/v1/haze/actions", json={"action": {"ability": "6"}}), 422, "invalid_request"
+    )
+
+
+def test_rest_effect_dice_roll_and_odds(client: httpx.Client) -> None:
+    rolled = client.post("/v1/haze/effects", json={"dice": 3, "seed": "fx"}).json()
+    assert rolled["total"] == sum(rolled["faces"]) and rolled["seed"] == "fx"
+    report = client.post("/v1/haze/effects/odds", json={"dice": 2}).json()
+    points = {p["value"]: p["fraction"] for p in report["distribution"]}
+    assert points[2] == "1/100" and points[11] == "2/25"
+    assert report["exact"] is False
+    assert_problem(client.post("/v1/haze/effects/odds", json={"dice": 999}), 422, "invalid_request")
