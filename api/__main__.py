@@ -5,6 +5,7 @@ from __future__ import annotations
 import uvicorn
 
 from api.app import create_app
+from api.secret_key import with_stored_key
 from api.settings import Settings
 
 
@@ -12,6 +13,7 @@ def main() -> None:
     """Read the settings, prepare the data folder and serve until interrupted."""
     settings = Settings()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings = with_stored_key(settings)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
 
 

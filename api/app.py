@@ -11,6 +11,7 @@ from starlette.types import ExceptionHandler
 
 from api import problems, rest
 from api.graphql import DaedalusGraphQL
+from api.secret_key import with_ephemeral_key
 from api.settings import Settings
 from services.errors import DomainError
 
@@ -22,7 +23,7 @@ async def healthz(request: Request) -> JSONResponse:
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the app for `settings` (read from the environment when not given)."""
-    settings = settings if settings is not None else Settings()
+    settings = with_ephemeral_key(settings if settings is not None else Settings())
     graphql = DaedalusGraphQL(settings)
     handlers: dict[type[Exception] | int, ExceptionHandler] = {
         DomainError: problems.handle_domain_error,

@@ -8,9 +8,6 @@ from typing import Literal
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# Marked so that nobody mistakes it for a real secret; production refuses it.
-DEV_SECRET_KEY = "INSECURE-development-only-secret-key-change-me"
-
 
 class UnsafeSettingsError(RuntimeError):
     """Raised when production is asked to run with development-only settings."""
@@ -32,9 +29,8 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", validation_alias="HOST")
     port: int = Field(default=8000, ge=0, le=65535, validation_alias="PORT")
     data_dir: Path = Field(default=Path("./data"), validation_alias="DAEDALUS_DATA_DIR")
-    secret_key: SecretStr = Field(
-        default=SecretStr(DEV_SECRET_KEY), validation_alias="DAEDALUS_SECRET_KEY"
-    )
+    # None: a random key is used (see api/secret_key.py); production requires one.
+    secret_key: SecretStr | None = Field(default=None, validation_alias="DAEDALUS_SECRET_KEY")
     graphiql: bool = Field(default=True, validation_alias="DAEDALUS_GRAPHIQL")
     environment: Literal["development", "test", "production"] = Field(
         default="development", validation_alias="DAEDALUS_ENV"
@@ -44,8 +40,8 @@ class Settings(BaseSettings):
     def _refuse_unsafe_production(self) -> Settings:
         # Commitments are HMACs under this key: a known key lets anyone predict rolls.
         if self.environment == "production":
-            key = self.secret_key.get_secret_value()
-            if key == DEV_SECRET_KEY or len(key) < 32:
+            key = "" if self.secret_key is None else self.secret_key.get_secret_value()
+            if len(key) < 32:
                 raise UnsafeSettingsError(
                     "DAEDALUS_SECRET_KEY must be set to a secret of at least 32 characters "
                     "in production"
@@ -55,4 +51,6 @@ class Settings(BaseSettings):
     @property
     def secret_key_bytes(self) -> bytes:
         """The secret key as bytes, for the HMACs of provably fair commitments."""
+        if self.secret_key is None:
+            raise RuntimeError("no secret key: build the app with create_app(settings)")
         return self.secret_key.get_secret_value().encode()

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from api.settings import DEV_SECRET_KEY, Settings, UnsafeSettingsError
+from api.secret_key import KEY_FILE, with_ephemeral_key, with_stored_key
+from api.settings import Settings, UnsafeSettingsError
 
 
 def test_the_defaults_serve_locally(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -15,7 +16,7 @@ def test_the_defaults_serve_locally(monkeypatch: pytest.MonkeyPatch) -> None:
     settings = Settings()
     assert (settings.host, settings.port) == ("127.0.0.1", 8000)
     assert settings.data_dir == Path("data")
-    assert settings.secret_key.get_secret_value() == DEV_SECRET_KEY
+    assert settings.secret_key is None  # no built-in key: a random one is used
 
 
 def test_the_environment_sets_each_field(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,5 +42,25 @@ def test_production_accepts_a_long_secret(monkeypatch: pytest.MonkeyPatch) -> No
     assert Settings().secret_key_bytes == b"k" * 40
 
 
-def test_the_secret_never_shows_in_repr() -> None:
-    assert DEV_SECRET_KEY not in repr(Settings())
+def test_the_secret_never_shows_in_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DAEDALUS_SECRET_KEY", "s3cret-" * 6)
+    assert "s3cret" not in repr(Settings())
+
+
+def test_without_a_key_each_app_gets_a_random_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DAEDALUS_SECRET_KEY", raising=False)
+    a, b = with_ephemeral_key(Settings()), with_ephemeral_key(Settings())
+    assert a.secret_key_bytes != b.secret_key_bytes and len(a.secret_key_bytes) >= 32
+
+
+def test_the_served_key_is_created_once_in_the_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("DAEDALUS_SECRET_KEY", raising=False)
+    monkeypatch.setenv("DAEDALUS_DATA_DIR", str(tmp_path))
+    first = with_stored_key(Settings())
+    again = with_stored_key(Settings())
+    assert first.secret_key_bytes == again.secret_key_bytes
+    assert (tmp_path / KEY_FILE).stat().st_mode & 0o777 == 0o600
+    monkeypatch.setenv("DAEDALUS_SECRET_KEY", "k" * 40)
+    assert with_stored_key(Settings()).secret_key_bytes == b"k" * 40
