@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
-from strawberry.extensions import MaskErrors
+from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.tools import merge_types
 
 from api.graphql.context import Context
@@ -30,6 +30,10 @@ def _is_unexpected(error: GraphQLError) -> bool:
     return original is not None and not isinstance(original, GraphQLError)
 
 
+MAX_DEPTH = 10
+MAX_ALIASES = 8
+MAX_TOKENS = 2000
+
 # One root type, assembled from each area's queries (each in its own package).
 Query = merge_types("Query", (DiceQuery, MazeQuery, MazeRatsQuery, HazeQuery))
 
@@ -38,7 +42,12 @@ schema = strawberry.Schema(
     mutation=Mutation,
     scalar_overrides=SCALARS,
     extensions=[
-        lambda: MaskErrors(should_mask_error=_is_unexpected, error_message="Internal error.")
+        # Limits before work: a query is refused on its shape before any resolver runs
+        # (one alias can cost up to a distribution's worth of CPU).
+        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        lambda: MaskErrors(should_mask_error=_is_unexpected, error_message="Internal error."),
     ],
 )
 

@@ -191,3 +191,13 @@ def test_values_and_nonces_beyond_32_bits_travel_as_long(client: httpx.Client) -
         json={"expression": "1d20", "server_seed": "s", "client_seed": "c", "nonce": 3_000_000_000},
     ).json()
     assert data["verifyRoll"]["roll"]["total"] == verified["roll"]["total"]
+
+
+def test_a_query_with_too_many_aliases_is_refused_before_any_work(client: httpx.Client) -> None:
+    fields = " ".join(
+        f'a{i}: probability(expression: "60d10!") {{ ... on Probability {{ mean }} }}'
+        for i in range(30)
+    )
+    body = client.post("/graphql", json={"query": "{ " + fields + " }"}).json()
+    assert body.get("data") is None
+    assert "aliases" in body["errors"][0]["message"]
