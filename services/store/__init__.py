@@ -1,0 +1,31 @@
+"""The event store: the one place in Daedalus that talks to Redis."""
+
+from services.store.connection import Connection, check_durability, connect_url, start_embedded
+from services.store.errors import (
+    IdempotencyConflict,
+    InvalidBatch,
+    StoreError,
+    UnsafeRedis,
+    WrongExpectedVersion,
+)
+from services.store.model import ANY, NO_STREAM, AppendResult, NewEvent, RecordedEvent, Snapshot
+from services.store.redis_store import RedisEventStore
+
+__all__ = [
+    "ANY",
+    "NO_STREAM",
+    "AppendResult",
+    "Connection",
+    "IdempotencyConflict",
+    "InvalidBatch",
+    "NewEvent",
+    "RecordedEvent",
+    "RedisEventStore",
+    "Snapshot",
+    "StoreError",
+    "UnsafeRedis",
+    "WrongExpectedVersion",
+    "check_durability",
+    "connect_url",
+    "start_embedded",
+]

@@ -1,0 +1,160 @@
+"""The event store on Redis Streams: atomic conditional appends, a global log, tailing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import redis
+
+from services.store.errors import IdempotencyConflict, InvalidBatch, WrongExpectedVersion
+from services.store.keys import Keys
+from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
+from services.store.scripts import APPEND
+
+MAX_BATCH = 1000
+
+
+class RedisEventStore:
+    """One tenant's streams in one Redis; the only code in Daedalus that writes events."""
+
+    def __init__(self, client: redis.Redis, tenant: str = "default") -> None:
+        self.client = client
+        self.keys = Keys(tenant)
+        self._append = client.register_script(APPEND)
+
+    # -- writing -----------------------------------------------------------------------
+
+    def append(
+        self, stream: str, events: Sequence[NewEvent], expected_version: int = ANY
+    ) -> AppendResult:
+        """Append a batch atomically if the stream is at `expected_version` (ANY: always).
+
+        Retrying an identical batch returns the positions it got the first time; a batch
+        sharing only some ids with stored events is refused.
+        """
+        _validate(stream, events)
+        k = self.keys
+        args: list[Any] = [stream, expected_version, len(events)]
+        for e in events:
+            args += [e.id, e.type, e.body()]
+        reply: Any = self._append(
+            keys=[k.events(stream), k.ids(stream), k.all, k.position], args=args
+        )
+        tag = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+        if tag in ("ok", "dup"):
+            nums = [int(x) for x in reply[1:]]
+            return AppendResult(tuple(nums[0::2]), tuple(nums[1::2]), duplicate=tag == "dup")
+        if tag == "conflict":
+            raise WrongExpectedVersion(stream, expected_version, int(reply[1]))
+        raise IdempotencyConflict(
+            "some events of this batch are already stored, others are not"
+            if tag == "partial"
+            else "these event ids are already stored, but not as this batch"
+        )
+
+    # -- reading -----------------------------------------------------------------------
+
+    def version(self, stream: str) -> int:
+        """The stream's version: how many events it holds (0 if it does not exist)."""
+        length: Any = self.client.xlen(self.keys.events(stream))
+        return int(length)
+
+    def read(
+        self, stream: str, from_version: int = 1, limit: int | None = None
+    ) -> list[RecordedEvent]:
+        """The stream's events from `from_version` (inclusive), in order."""
+        entries: Any = self.client.xrange(
+            self.keys.events(stream), f"0-{max(from_version, 1)}", "+", count=limit
+        )
+        return [_recorded_from_stream(stream, eid, fields) for eid, fields in entries]
+
+    def read_all(self, after: int = 0, limit: int | None = 1000) -> list[RecordedEvent]:
+        """The tenant's global log after position `after` (exclusive), in order."""
+        entries: Any = self.client.xrange(self.keys.all, f"({_id(after)}", "+", count=limit)
+        return [_recorded_from_log(eid, fields) for eid, fields in entries]
+
+    def tail(self, after: int, block_ms: int = 1000, limit: int = 1000) -> list[RecordedEvent]:
+        """Events after `after` (exclusive), waiting up to block_ms when there are none."""
+        reply: Any = self.client.xread({self.keys.all: _id(after)}, count=limit, block=block_ms)
+        if not reply:
+            return []
+        (_key, entries), *_ = reply
+        return [_recorded_from_log(eid, fields) for eid, fields in entries]
+
+    def head(self) -> int:
+        """The last global position written (0 when the log is empty)."""
+        value: Any = self.client.get(self.keys.position)
+        return int(value) if value is not None else 0
+
+    # -- snapshots ---------------------------------------------------------------------
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Store a stream's state at a version (replacing an older snapshot only)."""
+        key = self.keys.snapshot(snapshot.stream)
+        body = json.dumps(snapshot.state, sort_keys=True, separators=(",", ":"))
+        current: Any = self.client.hget(key, "version")
+        if current is not None and int(current) >= snapshot.version:
+            return
+        self.client.hset(key, mapping={"version": snapshot.version, "state": body})
+
+    def load_snapshot(self, stream: str) -> Snapshot | None:
+        """The stream's latest snapshot, if any."""
+        found: Any = self.client.hgetall(self.keys.snapshot(stream))
+        if not found:
+            return None
+        return Snapshot(stream, int(found[b"version"]), json.loads(found[b"state"]))
+
+    def delete_snapshots(self, stream: str) -> None:
+        """Forget a stream's snapshot; it is rebuilt from the events."""
+        self.client.delete(self.keys.snapshot(stream))
+
+
+def _id(position: int) -> str:
+    return f"0-{position}"
+
+
+def _validate(stream: str, events: Sequence[NewEvent]) -> None:
+    if not stream or any(c in stream for c in "{}"):
+        raise InvalidBatch("a stream name is non-empty and has no '{' or '}'")
+    if not events:
+        raise InvalidBatch("an append needs at least one event")
+    if len(events) > MAX_BATCH:
+        raise InvalidBatch(f"a batch holds at most {MAX_BATCH} events")
+    ids = [e.id for e in events]
+    if len(set(ids)) != len(ids):
+        raise InvalidBatch("a batch repeats an event id")
+    for e in events:
+        if not e.id or not e.type:
+            raise InvalidBatch("every event needs an id and a type")
+        try:
+            e.body()
+        except (TypeError, ValueError) as exc:  # not JSON: refuse the whole batch
+            raise InvalidBatch(f"event {e.id!r} has data that is not JSON: {exc}") from exc
+
+
+def _text(fields: dict[bytes, bytes], name: str) -> str:
+    return fields[name.encode()].decode()
+
+
+def _recorded_from_stream(stream: str, eid: bytes, fields: dict[bytes, bytes]) -> RecordedEvent:
+    return RecordedEvent(
+        stream=stream,
+        version=int(eid.split(b"-")[1]),
+        position=int(_text(fields, "pos")),
+        id=_text(fields, "id"),
+        type=_text(fields, "type"),
+        data=json.loads(fields[b"data"]),
+    )
+
+
+def _recorded_from_log(eid: bytes, fields: dict[bytes, bytes]) -> RecordedEvent:
+    return RecordedEvent(
+        stream=_text(fields, "stream"),
+        version=int(_text(fields, "version")),
+        position=int(eid.split(b"-")[1]),
+        id=_text(fields, "id"),
+        type=_text(fields, "type"),
+        data=json.loads(fields[b"data"]),
+    )

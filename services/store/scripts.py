@@ -1,0 +1,52 @@
+"""The Lua script that appends a batch: validated first, then written, in one atomic step.
+
+MULTI/EXEC does not roll back, so every check happens before the first write.
+KEYS: 1 the stream's events (Redis stream, ids 0-<version>), 2 its id index (hash
+event id → "version:position"), 3 the tenant's global log (ids 0-<position>), 4 the
+global position counter. ARGV: stream name, expected version (-1 any), event count,
+then id, type, data per event.
+
+Replies: {"ok", v1, p1, v2, p2, ...} | {"dup", v1, p1, ...} | {"conflict", actual} |
+{"partial"} | {"moved"}.
+"""
+
+from __future__ import annotations
+
+APPEND = """
+local stream, expected, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local ids = {}
+for i = 1, n do ids[i] = ARGV[3 + (i - 1) * 3 + 1] end
+local known = redis.call('HMGET', KEYS[2], unpack(ids))
+local found = 0
+for i = 1, n do if known[i] then found = found + 1 end end
+if found == n then
+  local reply = {'dup'}
+  local first = nil
+  for i = 1, n do
+    local sep = string.find(known[i], ':', 1, true)
+    local v = tonumber(string.sub(known[i], 1, sep - 1))
+    if first == nil then first = v elseif v ~= first + i - 1 then return {'moved'} end
+    table.insert(reply, v)
+    table.insert(reply, tonumber(string.sub(known[i], sep + 1)))
+  end
+  return reply
+end
+if found > 0 then return {'partial'} end
+local current = redis.call('XLEN', KEYS[1])
+if expected >= 0 and current ~= expected then return {'conflict', current} end
+local reply = {'ok'}
+for i = 1, n do
+  local base = 3 + (i - 1) * 3
+  local version = current + i
+  local position = redis.call('INCR', KEYS[4])
+  redis.call('XADD', KEYS[1], '0-' .. version,
+    'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3], 'pos', position)
+  redis.call('HSET', KEYS[2], ARGV[base + 1], version .. ':' .. position)
+  redis.call('XADD', KEYS[3], '0-' .. position,
+    'stream', stream, 'version', version,
+    'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3])
+  table.insert(reply, version)
+  table.insert(reply, position)
+end
+return reply
+"""
