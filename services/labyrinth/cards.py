@@ -1,0 +1,70 @@
+"""Cards: an internal id (never shown to players), a kind, a label and where it came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from services.labyrinth.definition import DEFAULT_POOL, DeckCounts, MazeDefinition
+from services.labyrinth.vocab import CardKind
+
+Origin = Literal["deck", "pool"]
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+BLACK = frozenset({"♠", "♣"})
+KIND_LABEL: dict[CardKind, str] = {
+    CardKind.RIGHT_PATH: "Right Path",
+    CardKind.DEAD_END: "Dead End",
+    CardKind.MONSTER: "Monster",
+    CardKind.TRAP: "Trap",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical card; `id` is stable for the whole maze, so only the GM ever sees it."""
+
+    id: str
+    kind: CardKind
+    label: str
+    origin: Origin
+
+
+def playing_card_kind(rank: str, suit: str) -> CardKind:
+    """v2's mapping: A/2 Monster, J/Q/K Trap, other black Right Path, other red Dead End."""
+    if rank in ("A", "2"):
+        return CardKind.MONSTER
+    if rank in ("J", "Q", "K"):
+        return CardKind.TRAP
+    return CardKind.RIGHT_PATH if suit in BLACK else CardKind.DEAD_END
+
+
+def _half_deck(suits: tuple[str, str]) -> list[tuple[CardKind, str]]:
+    return [(playing_card_kind(rank, suit), f"{rank}{suit}") for suit in suits for rank in RANKS]
+
+
+def _counted(counts: DeckCounts) -> list[tuple[CardKind, str]]:
+    out: list[tuple[CardKind, str]] = []
+    for kind, n in (
+        (CardKind.RIGHT_PATH, counts.right_path),
+        (CardKind.DEAD_END, counts.dead_end),
+        (CardKind.MONSTER, counts.monster),
+        (CardKind.TRAP, counts.trap),
+    ):
+        out.extend((kind, KIND_LABEL[kind]) for _ in range(n))
+    return out
+
+
+def build_cards(definition: MazeDefinition) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The deck's cards (printed order, unshuffled) and the pool's cards outside the game."""
+    deck = _half_deck(("♠", "♥")) if definition.deck == "standard26" else _counted(definition.deck)
+    if definition.pool == "other_half" or (
+        definition.pool is None and definition.deck == "standard26"
+    ):
+        pool = _half_deck(("♣", "♦"))
+    else:
+        pool = _counted(definition.pool or DEFAULT_POOL)
+    cards = [Card(f"c{i:02d}", kind, label, "deck") for i, (kind, label) in enumerate(deck, 1)]
+    start = len(cards) + 1
+    extra = [Card(f"c{i:02d}", kind, label, "pool") for i, (kind, label) in enumerate(pool, start)]
+    return tuple(cards), tuple(extra)

@@ -1,0 +1,184 @@
+"""`decide(state, command, rng) -> events`: validate a command against the state, then act.
+
+A refused command raises a LabyrinthError and produces no events. After the command
+that ends a turn, the next turn is started and dealt here too, so the state always
+waits for a player or the GM.
+"""
+
+from __future__ import annotations
+
+from services.dice import Rng
+from services.labyrinth import commands as cmd
+from services.labyrinth.actions import take_action, validate_action
+from services.labyrinth.cards import build_cards
+from services.labyrinth.emit import Emitter
+from services.labyrinth.encounters import resolve_encounter
+from services.labyrinth.errors import (
+    ACTION_ALREADY_TAKEN,
+    ALREADY_STARTED,
+    CHOICE_PENDING,
+    ENCOUNTER_PENDING,
+    INITIATIVE_ALREADY_ROLLED,
+    INITIATIVE_PENDING,
+    INVALID_DEFINITION,
+    MAZE_ENDED,
+    NO_ENCOUNTER,
+    NO_PENDING_CHOICE,
+    NO_PENDING_TRAP,
+    NOT_FLIPPABLE,
+    NOT_STARTED,
+    NOT_YOUR_TURN,
+    PLAYER_ASLEEP,
+    TRAP_PENDING,
+    UNKNOWN_CARD,
+    UNKNOWN_PLAYER,
+    LabyrinthError,
+)
+from services.labyrinth.events import (
+    ActionsRemoved,
+    CardChosen,
+    CardRevealed,
+    ElementaryResolved,
+    Event,
+    InitiativeRoll,
+    InitiativeRolled,
+    MazeEnded,
+    MazeStarted,
+)
+from services.labyrinth.resolution import resolve
+from services.labyrinth.state import MazeState
+from services.labyrinth.traps import attempt_disarm, skip_disarm
+from services.labyrinth.turns import start_next_turn
+from services.labyrinth.vocab import LOCKED_ACTIONS, Action
+
+_WAITING = {
+    "choice": (CHOICE_PENDING, "choose among the revealed cards first"),
+    "trap": (TRAP_PENDING, "disarm the trap or let it go off first"),
+    "encounter": (ENCOUNTER_PENDING, "the GM records the encounter's outcome first"),
+    "initiative": (INITIATIVE_PENDING, "roll initiative first"),
+}
+
+
+def _refuse(code: str, message: str) -> LabyrinthError:
+    return LabyrinthError(message, code=code)
+
+
+def _check_live(state: MazeState) -> None:
+    if state.phase == "not_started":
+        raise _refuse(NOT_STARTED, "the maze has not started")
+    if state.phase in ("escaped", "ended"):
+        raise _refuse(MAZE_ENDED, "the maze is over")
+
+
+def _check_player(state: MazeState, player: str, phase: str) -> None:
+    """Common checks for a player's command, in the order a table would notice them."""
+    _check_live(state)
+    if player not in state.member_ids:
+        raise _refuse(UNKNOWN_PLAYER, f"unknown player {player!r}")
+    if player in state.asleep:
+        raise _refuse(PLAYER_ASLEEP, f"{player!r} is asleep")
+    if state.phase in _WAITING and state.phase != phase:
+        code, message = _WAITING[state.phase]
+        raise _refuse(code, message)
+    if player != state.active:
+        raise _refuse(NOT_YOUR_TURN, f"it is {state.active!r}'s turn")
+    if phase == "choice" and state.phase != "choice":
+        raise _refuse(NO_PENDING_CHOICE, "no action revealed cards to choose from")
+    if phase == "trap" and state.phase != "trap":
+        raise _refuse(NO_PENDING_TRAP, "no trap waits to be disarmed")
+
+
+def decide(state: MazeState, command: cmd.Command, rng: Rng) -> list[Event]:
+    """The events a command produces, or a LabyrinthError with a stable code."""
+    em = Emitter(state, rng)
+    match command:
+        case cmd.StartMaze():
+            _start(em, command)
+        case cmd.RollInitiative():
+            _check_live(state)
+            if state.phase != "initiative":
+                raise _refuse(INITIATIVE_ALREADY_ROLLED, "initiative was rolled already")
+            _roll_initiative(em)
+        case cmd.TakeAction():
+            _check_player(state, command.player, "turn")
+            if state.action_taken:
+                raise _refuse(ACTION_ALREADY_TAKEN, "one action per turn")
+            validate_action(state, command)
+            take_action(em, command)
+        case cmd.FlipCard():
+            _check_player(state, command.player, "turn")
+            card = state.slots.get(command.card)
+            if card is None or card not in state.river:
+                raise _refuse(UNKNOWN_CARD, f"no river card {command.card!r} in this deal")
+            if card in state.face_up:
+                raise _refuse(NOT_FLIPPABLE, "only a face-down river card can be flipped")
+            em.emit(CardRevealed(player=command.player, card=em.slot_card(card, command.card)))
+            resolve(em, card)
+        case cmd.ChooseCard():
+            _check_player(state, command.player, "choice")
+            _choose(em, command)
+        case cmd.AttemptDisarm():
+            _check_player(state, command.player, "trap")
+            attempt_disarm(em, command.player)
+        case cmd.SkipDisarm():
+            _check_player(state, command.player, "trap")
+            skip_disarm(em, command.player)
+        case cmd.ResolveEncounter():
+            _check_live(state)
+            if state.phase != "encounter":
+                raise _refuse(NO_ENCOUNTER, "no encounter is running")
+            resolve_encounter(em, command.outcome)
+        case cmd.EndMaze():
+            _check_live(state)
+            em.emit(MazeEnded(reason=command.reason))
+    return em.events
+
+
+def _start(em: Emitter, command: cmd.StartMaze) -> None:
+    if em.state.phase != "not_started":
+        raise _refuse(ALREADY_STARTED, "the maze has started already")
+    ids = [m.id for m in command.party]
+    if not ids or len(set(ids)) != len(ids):
+        raise _refuse(INVALID_DEFINITION, "the party needs members with distinct ids")
+    deck, pool = build_cards(command.definition)
+    em.emit(
+        MazeStarted(
+            definition=command.definition,
+            party=command.party,
+            cards=deck + pool,
+            deck=em.shuffled(tuple(c.id for c in deck)),
+            pool=tuple(c.id for c in pool),
+        )
+    )
+
+
+def _roll_initiative(em: Emitter) -> None:
+    s = em.state
+    rolls = tuple(InitiativeRoll(m.id, em.roll(m.profile.initiative)) for m in s.party)
+    # Highest first; ties keep the party's listed order (the sort is stable).
+    order = tuple(r.player for r in sorted(rolls, key=lambda r: -r.roll.total))
+    em.emit(InitiativeRolled(rolls=rolls, order=order))
+    size = len(s.party)
+    if s.maze.settings.remove_actions_for_large_party and size in (4, 5):
+        dice = [em.roll("1d6"), em.roll("1d6")] if size == 4 else [em.roll("1d4")]
+        removed: list[Action] = []
+        for r in dice:
+            # A 6 names no action and a repeat removes nothing more (as printed).
+            if r.total <= len(LOCKED_ACTIONS) and LOCKED_ACTIONS[r.total - 1] not in removed:
+                removed.append(LOCKED_ACTIONS[r.total - 1])
+        em.emit(ActionsRemoved(rolls=tuple(dice), removed=tuple(removed)))
+    start_next_turn(em)
+
+
+def _choose(em: Emitter, command: cmd.ChooseCard) -> None:
+    s = em.state
+    assert s.choice is not None
+    if command.card not in s.choice.options:
+        raise _refuse(UNKNOWN_CARD, f"{command.card!r} is not one of the revealed cards")
+    card = s.slots[command.card]
+    if s.choice.kind == "bottom":
+        rest = tuple(s.slots[o] for o in s.choice.options if o != command.card)
+        em.emit(ElementaryResolved(bottom=em.slot_card(card, command.card), top=em.shuffled(rest)))
+        return
+    em.emit(CardChosen(player=command.player, card=em.slot_card(card, command.card)))
+    resolve(em, card)

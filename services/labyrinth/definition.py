@@ -1,0 +1,176 @@
+"""Maze definitions as data: DC, deck, pool, trap and monster tables, victory, rule variant."""
+
+from __future__ import annotations
+
+from typing import Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from services.dice import DiceError, parse
+from services.dice.ast import Check
+from services.labyrinth.vocab import TrapEffect
+
+Variant = Literal["v1", "v2"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _die_expression(value: str) -> str:
+    try:
+        parsed = parse(value)
+    except DiceError as exc:
+        raise ValueError(f"{value!r} is not dice notation: {exc.message}") from exc
+    if isinstance(parsed.root, Check):
+        raise ValueError(f"{value!r} must be a total, not a check")
+    return value
+
+
+class DeckCounts(_Model):
+    """How many cards of each kind."""
+
+    right_path: int = Field(default=0, ge=0, le=200)
+    dead_end: int = Field(default=0, ge=0, le=200)
+    monster: int = Field(default=0, ge=0, le=200)
+    trap: int = Field(default=0, ge=0, le=200)
+
+    @property
+    def total(self) -> int:
+        """The number of cards."""
+        return self.right_path + self.dead_end + self.monster + self.trap
+
+
+class TrapEntry(_Model):
+    """One row of a trap table: faces `low..high` of the table's die."""
+
+    low: int
+    high: int
+    name: str = Field(min_length=1, max_length=100)
+    dc_offset: int = Field(default=0, ge=-30, le=30)
+    effect: TrapEffect = TrapEffect.CUSTOM
+    text: str = Field(default="", max_length=1000)
+    save_dc_offset: int = Field(default=2, ge=-30, le=30)
+    damage: str = "1d12"
+    sleep_turns: int = Field(default=2, ge=0, le=20)
+    monster_on_top: bool = False
+
+    @field_validator("damage")
+    @classmethod
+    def _damage_ok(cls, value: str) -> str:
+        return _die_expression(value)
+
+
+class MonsterEntry(_Model):
+    """One row of a monster table and the monster's initiative expression."""
+
+    low: int
+    high: int
+    name: str = Field(min_length=1, max_length=100)
+    initiative: str = "1d20"
+
+    @field_validator("initiative")
+    @classmethod
+    def _initiative_ok(cls, value: str) -> str:
+        return _die_expression(value)
+
+
+def _check_ranges(die: str, rows: list[tuple[int, int]]) -> None:
+    _die_expression(die)
+    faces: set[int] = set()
+    for low, high in rows:
+        if low > high:
+            raise ValueError(f"range {low}-{high} is empty")
+        span = set(range(low, high + 1))
+        if faces & span:
+            raise ValueError(f"range {low}-{high} overlaps another row")
+        faces |= span
+
+
+class TrapTable(_Model):
+    """The die rolled and its rows; a roll outside every row rolls again."""
+
+    die: str = "1d6"
+    entries: tuple[TrapEntry, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        _check_ranges(self.die, [(e.low, e.high) for e in self.entries])
+        return self
+
+
+class MonsterTable(_Model):
+    """The die rolled for the monster met in an encounter and its rows."""
+
+    die: str = "1d6"
+    entries: tuple[MonsterEntry, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        _check_ranges(self.die, [(e.low, e.high) for e in self.entries])
+        return self
+
+
+class Victory(_Model):
+    """Escape on `right_paths` Right Paths, and/or by killing the monster."""
+
+    right_paths: int | None = Field(default=5, ge=1, le=200)
+    kill_monster: bool = False
+
+    @model_validator(mode="after")
+    def _some_way_out(self) -> Self:
+        if self.right_paths is None and not self.kill_monster:
+            raise ValueError("a victory condition needs right_paths or kill_monster")
+        return self
+
+
+class Settings(_Model):
+    """Table options where the texts disagree; None takes the variant's default (RULES.md)."""
+
+    deal_timing: Literal["turn", "round"] = "turn"
+    overflow_monster_to: Literal["discard", "deck"] | None = None
+    dead_ends_removed_to: Literal["discard", "game"] = "discard"
+    monster_removed_from: Literal["deck", "revealed"] | None = None
+    failed_action_locks: bool = False
+    monster_points_reset: bool = True
+    monster_points_for_encounter: int = Field(default=2, ge=1, le=20)
+    remove_actions_for_large_party: bool = False
+
+
+class MazeDefinition(_Model):
+    """A maze: its DC, rule variant, deck (counts or `standard26`), pool, tables and victory."""
+
+    name: str = Field(min_length=1, max_length=100)
+    dc: int = Field(ge=1, le=60)
+    variant: Variant = "v2"
+    deck: DeckCounts | Literal["standard26"]
+    pool: DeckCounts | Literal["other_half"] | None = None
+    trap_table: TrapTable
+    monster_table: MonsterTable
+    victory: Victory = Field(default_factory=Victory)
+    settings: Settings = Field(default_factory=Settings)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        size = 26 if self.deck == "standard26" else self.deck.total
+        if size < 3:
+            raise ValueError("a deck needs at least 3 cards to fill the river")
+        if self.pool == "other_half" and self.deck != "standard26":
+            raise ValueError("pool 'other_half' needs the standard26 deck")
+        return self
+
+    @property
+    def overflow_monster_to(self) -> Literal["discard", "deck"]:
+        """Where the Monster card added by a river full of Dead Ends goes."""
+        default: Literal["discard", "deck"] = "discard" if self.variant == "v1" else "deck"
+        return self.settings.overflow_monster_to or default
+
+    @property
+    def monster_removed_from(self) -> Literal["deck", "revealed"]:
+        """Which Monster card leaves the game after a defeated monster."""
+        default: Literal["deck", "revealed"] = "deck" if self.variant == "v1" else "revealed"
+        return self.settings.monster_removed_from or default
+
+
+# Extra cards outside the game when a counts deck gives no pool (docs/RULES.md).
+DEFAULT_POOL = DeckCounts(right_path=10, dead_end=10, monster=10, trap=0)

@@ -1,0 +1,290 @@
+"""Events: what happened (past tense, frozen), with every rolled value and shuffled order.
+
+Card references carry the internal id (for `evolve`) and, where the table can see the
+card, its per-deal slot id, kind and label (for the per-viewer redaction in `redact`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from services.labyrinth.cards import Card
+from services.labyrinth.definition import MazeDefinition, TrapEntry
+from services.labyrinth.profiles import PartyMember, Stat
+from services.labyrinth.records import (
+    Combatant,
+    InitiativeRoll,
+    PoisonSave,
+    RiverSlot,
+    RollRecord,
+    SlotCard,
+)
+from services.labyrinth.vocab import Action, EncounterOutcome
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MazeStarted:
+    definition: MazeDefinition
+    party: tuple[PartyMember, ...]
+    cards: tuple[Card, ...]
+    deck: tuple[str, ...]
+    pool: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InitiativeRolled:
+    rolls: tuple[InitiativeRoll, ...]
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionsRemoved:
+    rolls: tuple[RollRecord, ...]
+    removed: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted:
+    player: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnSkipped:
+    player: str
+    asleep_turns_left: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckReshuffled:
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RiverDealt:
+    dealt: tuple[str, ...]
+    slots: tuple[RiverSlot, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionAttempted:
+    player: str
+    action: Action
+    stat: Stat | None
+    roll: RollRecord | None
+    dc: int
+    success: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RightPathsForged:
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoutRevealed:
+    river_card: SlotCard
+    deck_card: SlotCard
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardsConsidered:
+    cards: tuple[SlotCard, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ElementaryDrawn:
+    cards: tuple[SlotCard, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ElementaryResolved:
+    bottom: SlotCard
+    top: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadEndRemoved:
+    card: SlotCard
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardRevealed:
+    player: str
+    card: SlotCard
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardChosen:
+    player: str
+    card: SlotCard
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RightPathScored:
+    points: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadEndStuck:
+    card: SlotCard
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadEndsCleared:
+    cards: tuple[SlotCard, ...]
+    destination: Literal["discard", "game"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterCardAdded:
+    card: str
+    destination: Literal["discard", "deck", "deck_top"]
+    deck: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterPointScored:
+    points: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EncounterStarted:
+    monster: str
+    table_roll: RollRecord
+    monster_initiative: RollRecord
+    order: tuple[Combatant, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EncounterResolved:
+    outcome: EncounterOutcome
+    monster_points: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MonsterCardRemoved:
+    card: str
+    zone: Literal["deck", "river"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrapRolled:
+    card: SlotCard
+    roll: RollRecord
+    entry: TrapEntry
+    dc: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DisarmAttempted:
+    player: str
+    roll: RollRecord
+    dc: int
+    success: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrapSprung:
+    entry: TrapEntry
+    saves: tuple[PoisonSave, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerFellAsleep:
+    player: str
+    turns: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerWoke:
+    player: str
+    by: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeadEndPlaced:
+    card: SlotCard
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnEnded:
+    player: str
+    discarded: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RiverCleared:
+    discarded: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundEnded:
+    round: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionsUnlocked:
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MazeEscaped:
+    reason: Literal["right_paths", "monster_killed"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MazeEnded:
+    reason: str
+
+
+Event = (
+    MazeStarted
+    | InitiativeRolled
+    | ActionsRemoved
+    | TurnStarted
+    | TurnSkipped
+    | DeckReshuffled
+    | RiverDealt
+    | ActionAttempted
+    | RightPathsForged
+    | ScoutRevealed
+    | CardsConsidered
+    | ElementaryDrawn
+    | ElementaryResolved
+    | DeadEndRemoved
+    | CardRevealed
+    | CardChosen
+    | RightPathScored
+    | DeadEndStuck
+    | DeadEndsCleared
+    | MonsterCardAdded
+    | MonsterPointScored
+    | EncounterStarted
+    | EncounterResolved
+    | MonsterCardRemoved
+    | TrapRolled
+    | DisarmAttempted
+    | TrapSprung
+    | PlayerFellAsleep
+    | PlayerWoke
+    | DeadEndPlaced
+    | TurnEnded
+    | RiverCleared
+    | RoundEnded
+    | ActionsUnlocked
+    | MazeEscaped
+    | MazeEnded
+)
+
+EVENT_TYPES: tuple[type, ...] = Event.__args__
+
+__all__ = [
+    "Combatant",
+    "InitiativeRoll",
+    "PoisonSave",
+    "RiverSlot",
+    "RollRecord",
+    "SlotCard",
+]

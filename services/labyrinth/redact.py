@@ -1,0 +1,132 @@
+"""Each event as a viewer may see it: GM everything; players and spectators the table's view.
+
+Players and spectators never see internal card ids, deck order, or the identity of a
+card the table has not seen; face-down cards appear only as their per-deal slot ids
+(spectators do not even get those).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from services.labyrinth import events as ev
+from services.labyrinth.jsonable import event_dict, jsonable
+
+Role = Literal["gm", "player", "spectator"]
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: the GM, a player (by id) or a spectator."""
+
+    role: Role
+    player: str | None = None
+
+
+GM = Viewer("gm")
+SPECTATOR = Viewer("spectator")
+
+
+def visible_card(card: ev.SlotCard, slots: bool) -> dict[str, Any]:
+    """A card the table has seen: kind and label, and its slot id for players."""
+    out: dict[str, Any] = {"kind": card.kind.value, "label": card.label}
+    if slots:
+        out["slot"] = card.slot
+    return out
+
+
+def _slot(slot: ev.RiverSlot, slots: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"face_up": slot.face_up}
+    if slot.face_up:
+        out.update(kind=slot.kind.value, label=slot.label)
+    if slots:
+        out["slot"] = slot.slot
+    return out
+
+
+_Public = Callable[[Any, bool], dict[str, Any]]
+
+
+def _maze_started(e: ev.MazeStarted, s: bool) -> dict[str, Any]:
+    d = e.definition
+    return {
+        "name": d.name,
+        "variant": d.variant,
+        "dc": d.dc,
+        "deck_size": len(e.deck),
+        "victory": jsonable(d.victory),
+        "party": [{"id": m.id, "name": m.name} for m in e.party],
+    }
+
+
+_PUBLIC: dict[type, _Public] = {
+    ev.MazeStarted: _maze_started,
+    ev.InitiativeRolled: lambda e, s: jsonable(e),
+    ev.ActionsRemoved: lambda e, s: jsonable(e),
+    ev.TurnStarted: lambda e, s: jsonable(e),
+    ev.TurnSkipped: lambda e, s: jsonable(e),
+    ev.DeckReshuffled: lambda e, s: {"cards": len(e.order)},
+    ev.RiverDealt: lambda e, s: {
+        "dealt": len(e.dealt),
+        "river": [_slot(x, s) for x in e.slots],
+    },
+    ev.ActionAttempted: lambda e, s: jsonable(e),
+    ev.RightPathsForged: lambda e, s: {"right_paths_added": len(e.cards)},
+    ev.ScoutRevealed: lambda e, s: {
+        "river_card": visible_card(e.river_card, s),
+        "deck_card": visible_card(e.deck_card, s),
+    },
+    ev.CardsConsidered: lambda e, s: {"cards": [visible_card(c, s) for c in e.cards]},
+    ev.ElementaryDrawn: lambda e, s: {"cards": [visible_card(c, s) for c in e.cards]},
+    ev.ElementaryResolved: lambda e, s: {
+        "bottom": visible_card(e.bottom, s),
+        "shuffled_on_top": len(e.top),
+    },
+    ev.DeadEndRemoved: lambda e, s: {"card": visible_card(e.card, s)},
+    ev.CardRevealed: lambda e, s: {"player": e.player, "card": visible_card(e.card, s)},
+    ev.CardChosen: lambda e, s: {"player": e.player, "card": visible_card(e.card, s)},
+    ev.RightPathScored: lambda e, s: jsonable(e),
+    ev.DeadEndStuck: lambda e, s: {"card": visible_card(e.card, s)},
+    ev.DeadEndsCleared: lambda e, s: {
+        "cards": [visible_card(c, s) for c in e.cards],
+        "destination": e.destination,
+    },
+    ev.MonsterCardAdded: lambda e, s: {"kind": "monster", "destination": e.destination},
+    ev.MonsterPointScored: lambda e, s: jsonable(e),
+    ev.EncounterStarted: lambda e, s: jsonable(e),
+    ev.EncounterResolved: lambda e, s: jsonable(e),
+    ev.MonsterCardRemoved: lambda e, s: {"kind": "monster", "zone": e.zone},
+    ev.TrapRolled: lambda e, s: {
+        "card": visible_card(e.card, s),
+        "roll": jsonable(e.roll),
+        "trap": e.entry.name,
+        "effect": e.entry.effect.value,
+        "text": e.entry.text,
+        "dc": e.dc,
+    },
+    ev.DisarmAttempted: lambda e, s: jsonable(e),
+    ev.TrapSprung: lambda e, s: {
+        "trap": e.entry.name,
+        "effect": e.entry.effect.value,
+        "saves": jsonable(e.saves),
+    },
+    ev.PlayerFellAsleep: lambda e, s: jsonable(e),
+    ev.PlayerWoke: lambda e, s: jsonable(e),
+    ev.DeadEndPlaced: lambda e, s: {"card": visible_card(e.card, s)},
+    ev.TurnEnded: lambda e, s: {"player": e.player, "discarded": len(e.discarded)},
+    ev.RiverCleared: lambda e, s: {"discarded": len(e.discarded)},
+    ev.RoundEnded: lambda e, s: jsonable(e),
+    ev.ActionsUnlocked: lambda e, s: jsonable(e),
+    ev.MazeEscaped: lambda e, s: jsonable(e),
+    ev.MazeEnded: lambda e, s: jsonable(e),
+}
+
+
+def redact(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
+    """The viewer's version of an event (None would hide it; every event is public in part)."""
+    if viewer.role == "gm":
+        return event_dict(event)
+    public = _PUBLIC[type(event)](event, viewer.role == "player")
+    return {"type": type(event).__name__, **public}
