@@ -83,6 +83,14 @@ class RedisEventStore:
         (_key, entries), *_ = reply
         return [_recorded_from_log(eid, fields) for eid, fields in entries]
 
+    def lookup(self, stream: str, event_id: str) -> tuple[int, int] | None:
+        """(version, position) of a stored event id in a stream, or None."""
+        found: Any = self.client.hget(self.keys.ids(stream), event_id)
+        if found is None:
+            return None
+        version, position = found.decode().split(":")
+        return int(version), int(position)
+
     def head(self) -> int:
         """The last global position written (0 when the log is empty)."""
         value: Any = self.client.get(self.keys.position)

@@ -1,0 +1,192 @@
+"""The session service: load → decide → append with the expected version → publish.
+
+Generic over an aggregate (the labyrinth today, campaigns later). Concurrent commands
+on one stream never corrupt it: every append is conditional on the version the command
+was decided against; on a conflict the service reloads and decides again, a bounded
+number of times — unless the caller said which version it saw (`seen_version`), in
+which case a conflict is returned to the caller, who must look again.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from services.dice import Rng
+from services.store.errors import StoreError, WrongExpectedVersion
+from services.store.model import NewEvent, RecordedEvent, Snapshot
+from services.store.redis_store import RedisEventStore
+
+S = TypeVar("S")
+
+
+class Aggregate(Protocol[S]):
+    """What the service needs from an event-sourced aggregate."""
+
+    name: str
+
+    def initial(self) -> S: ...
+    def decide(self, state: S, command: Any, rng: Rng) -> Sequence[Any]: ...
+    def evolve(self, state: S, event: Any) -> S: ...
+    def encode_event(self, event: Any) -> tuple[str, dict[str, Any]]: ...
+    def decode_event(self, name: str, data: dict[str, Any]) -> Any: ...
+    def encode_state(self, state: S) -> dict[str, Any]: ...
+    def decode_state(self, data: dict[str, Any]) -> S: ...
+
+
+class SessionBusy(StoreError):
+    """Too many concurrent writers: the command kept losing the race."""
+
+    code = "session_busy"
+    http_status = 503
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded(Generic[S]):
+    """A session's state and the version it was folded to."""
+
+    state: S
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Executed(Generic[S]):
+    """The outcome of a command: the events recorded and the state after them."""
+
+    events: tuple[RecordedEvent, ...]
+    state: S
+    version: int
+    duplicate: bool = False
+
+
+Publisher = Callable[[str, Sequence[RecordedEvent]], None]
+
+
+class SessionService(Generic[S]):
+    """Runs commands against event-sourced streams of one aggregate type."""
+
+    def __init__(
+        self,
+        store: RedisEventStore,
+        aggregate: Aggregate[S],
+        *,
+        snapshot_every: int = 100,
+        max_retries: int = 8,
+        publish: Publisher | None = None,
+    ) -> None:
+        self.store = store
+        self.aggregate = aggregate
+        self.snapshot_every = snapshot_every
+        self.max_retries = max_retries
+        self.publish = publish
+
+    def stream(self, session_id: str) -> str:
+        """The stream name of a session."""
+        return f"{self.aggregate.name}-{session_id}"
+
+    def load(self, session_id: str) -> Loaded[S]:
+        """The latest snapshot, if any, plus the events after it."""
+        stream = self.stream(session_id)
+        agg = self.aggregate
+        snap = self.store.load_snapshot(stream)
+        state, version = (
+            (agg.initial(), 0)
+            if snap is None
+            else (
+                agg.decode_state(snap.state),
+                snap.version,
+            )
+        )
+        for recorded in self.store.read(stream, from_version=version + 1):
+            state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
+            version = recorded.version
+        return Loaded(state, version)
+
+    def replay(self, session_id: str) -> Loaded[S]:
+        """The state folded from every event, ignoring snapshots."""
+        agg = self.aggregate
+        state, version = agg.initial(), 0
+        for recorded in self.store.read(self.stream(session_id)):
+            state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
+            version = recorded.version
+        return Loaded(state, version)
+
+    def execute(
+        self,
+        session_id: str,
+        command: Any,
+        rng: Rng,
+        *,
+        seen_version: int | None = None,
+        command_id: str | None = None,
+    ) -> Executed[S]:
+        """Decide and record a command; domain errors propagate and record nothing.
+
+        `command_id` makes a retried request idempotent: its events get ids derived
+        from it, so resending it after a lost reply records nothing twice.
+        """
+        stream = self.stream(session_id)
+        agg = self.aggregate
+        if command_id is not None:
+            done = self._already_done(session_id, command_id)
+            if done is not None:
+                return done
+        for _ in range(self.max_retries + 1):
+            loaded = self.load(session_id)
+            if seen_version is not None and loaded.version != seen_version:
+                raise WrongExpectedVersion(stream, seen_version, loaded.version)
+            events = list(agg.decide(loaded.state, command, rng))
+            if not events:
+                return Executed((), loaded.state, loaded.version)
+            batch = [
+                NewEvent(_event_id(command_id, i), *agg.encode_event(e))
+                for i, e in enumerate(events)
+            ]
+            try:
+                result = self.store.append(stream, batch, expected_version=loaded.version)
+            except WrongExpectedVersion:
+                if seen_version is not None:
+                    raise
+                continue
+            if result.duplicate:
+                return self._duplicate(session_id, result.versions[0], len(result.versions))
+            state = loaded.state
+            for e in events:
+                state = agg.evolve(state, e)
+            recorded = tuple(
+                RecordedEvent(stream, v, p, n.id, n.type, n.data)
+                for v, p, n in zip(result.versions, result.positions, batch, strict=True)
+            )
+            self._maybe_snapshot(stream, loaded.version, result.last_version, state)
+            if self.publish is not None:
+                self.publish(stream, recorded)
+            return Executed(recorded, state, result.last_version)
+        raise SessionBusy(f"session {session_id!r} is too busy: retry the command")
+
+    def _already_done(self, session_id: str, command_id: str) -> Executed[S] | None:
+        """The events a command id already recorded, if it did (a retried request)."""
+        stream = self.stream(session_id)
+        first = self.store.lookup(stream, _event_id(command_id, 0))
+        if first is None:
+            return None
+        count = 1
+        while self.store.lookup(stream, _event_id(command_id, count)) is not None:
+            count += 1
+        return self._duplicate(session_id, first[0], count)
+
+    def _duplicate(self, session_id: str, first: int, count: int) -> Executed[S]:
+        stored = self.store.read(self.stream(session_id), from_version=first, limit=count)
+        loaded = self.load(session_id)
+        return Executed(tuple(stored), loaded.state, loaded.version, duplicate=True)
+
+    def _maybe_snapshot(self, stream: str, before: int, after: int, state: S) -> None:
+        if after // self.snapshot_every > before // self.snapshot_every:
+            self.store.save_snapshot(Snapshot(stream, after, self.aggregate.encode_state(state)))
+
+
+def _event_id(command_id: str | None, index: int) -> str:
+    if command_id is None:
+        return str(uuid.uuid4())
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"daedalus-command:{command_id}:{index}"))
