@@ -31,6 +31,7 @@ TITLES: dict[str, str] = {
     "not_found": "Not found",
     "method_not_allowed": "Method not allowed",
     "internal_error": "Internal server error",
+    "not_ready": "Service not ready",
 }
 
 _CODES_BY_STATUS: dict[int, str] = {

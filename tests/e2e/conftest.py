@@ -44,7 +44,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = root / "server.log"
     port = _free_port()
     env = {
-        **os.environ,
+        # The server under test uses its embedded Redis, whatever REDIS_URL says.
+        **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "DAEDALUS_DATA_DIR": str(root / "data"),

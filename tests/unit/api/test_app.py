@@ -136,3 +136,10 @@ def test_graphiql_can_be_switched_off() -> None:
 def test_a_graphql_query_runs_in_process(client: Client) -> None:
     response = client.post("/graphql", json={"query": "{ __typename }"})
     assert response.json() == {"data": {"__typename": "Query"}}
+
+
+def test_readiness_waits_for_the_event_store(client: Client) -> None:
+    # This in-process app never ran its startup, so it has no event store yet.
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["code"] == "not_ready"
