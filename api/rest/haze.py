@@ -1,4 +1,4 @@
-"""REST: the Haze checks under /v1/haze — action rolls, their odds, effect dice."""
+"""REST: the Haze checks under /v1/haze — actions, odds, effect dice, re-actions, initiative."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from starlette.routing import BaseRoute, Route
 
 from api.bodies import read_model
 from api.models import RequestModel, Seed
+from api.rendering import chance
 from services.dice import new_seed, seeded_rng
 from services.haze import (
-    MAX_EFFECT_DICE,
+    ActionOdds,
     ActionSpec,
     HazeRules,
     action_odds,
@@ -22,6 +23,15 @@ from services.haze import (
     effect_distribution,
     roll_action,
     roll_effect,
+)
+from services.haze.initiative import roll_initiatives
+from services.haze.reaction import hit_odds, penalised, roll_reaction
+from services.haze.requests import (
+    EffectOddsRequest,
+    EffectRequest,
+    InitiativeRequest,
+    ReactionRequest,
+    ReactionRollRequest,
 )
 
 
@@ -42,17 +52,19 @@ class HazeOddsRequest(RequestModel):
     rules: HazeRules = Field(default_factory=HazeRules)
 
 
-class HazeEffectRequest(RequestModel):
-    """Roll a number of effect dice (tens re-rolled and added)."""
-
-    dice: int = Field(ge=0, le=MAX_EFFECT_DICE)
-    seed: Seed | None = None
-
-
-class HazeEffectOddsRequest(RequestModel):
-    """The exact distribution of a number of effect dice."""
-
-    dice: int = Field(ge=0, le=MAX_EFFECT_DICE)
+def action_odds_dict(odds: ActionOdds) -> dict[str, Any]:
+    """JSON of an action's odds: the fumble is its own bucket beside the nine other faces."""
+    return {
+        "target": odds.target,
+        "difficulty": odds.difficulty,
+        "arbitrary": odds.arbitrary,
+        "success": chance(odds.success),
+        "fumble": chance(odds.fumble),
+        "fumble_success_rate": odds.fumble_success_rate,
+        "fumble_succeeds": odds.fumble_succeeds,
+        "failure": chance(odds.failure),
+        "success_rate": [{"value": v, **chance(p)} for v, p in odds.success_rate.items()],
+    }
 
 
 async def action(request: Request) -> JSONResponse:
@@ -70,22 +82,49 @@ async def action_odds_(request: Request) -> JSONResponse:
     """POST /v1/haze/actions/odds: exact P(success), P(fumble), success-rate distribution."""
     body = await read_model(request, HazeOddsRequest)
     odds = action_odds(body.action, body.rules, take_arbitrary=body.arbitrary)
-    return JSONResponse(odds.to_dict())
+    return JSONResponse(action_odds_dict(odds))
 
 
 async def effect(request: Request) -> JSONResponse:
-    """POST /v1/haze/effects: roll effect dice; the seed replays them."""
-    body = await read_model(request, HazeEffectRequest)
+    """POST /v1/haze/effects: roll `dice` (or ability + skill) effect dice; seed replays."""
+    body = await read_model(request, EffectRequest)
     seed = body.seed if body.seed is not None else new_seed()
-    rolled = await run_in_threadpool(roll_effect, body.dice, seeded_rng(seed))
+    rolled = await run_in_threadpool(roll_effect, body.count(), seeded_rng(seed))
     return JSONResponse({**rolled.model_dump(), "seed": seed})
 
 
 async def effect_odds(request: Request) -> JSONResponse:
     """POST /v1/haze/effects/odds: the dice engine's exact report of `Nd10!`."""
-    body = await read_model(request, HazeEffectOddsRequest)
-    report = await run_in_threadpool(effect_distribution, body.dice)
+    body = await read_model(request, EffectOddsRequest)
+    report = await run_in_threadpool(effect_distribution, body.count())
     return JSONResponse(report.to_dict())
+
+
+async def reaction(request: Request) -> JSONResponse:
+    """POST /v1/haze/reactions: roll an attack and its re-action; exact chance of a hit."""
+    body = await read_model(request, ReactionRollRequest)
+    seed = body.seed if body.seed is not None else new_seed()
+    rolled = roll_reaction(body.attack, body.defence, seeded_rng(seed), body.rules, body.penalty)
+    out: dict[str, Any] = rolled.model_dump(mode="json", exclude={"hit_odds"})
+    return JSONResponse({**out, "hit_odds": chance(rolled.hit_odds), "seed": seed})
+
+
+async def reaction_odds(request: Request) -> JSONResponse:
+    """POST /v1/haze/reactions/odds: the exact chance the attack lands through the re-action."""
+    body = await read_model(request, ReactionRequest)
+    if body.defence is None:
+        odds = action_odds(body.attack, body.rules).success
+    else:
+        odds = hit_odds(body.attack, penalised(body.defence, body.penalty), body.rules)
+    return JSONResponse({"penalty": body.penalty, "hit": chance(odds)})
+
+
+async def initiative(request: Request) -> JSONResponse:
+    """POST /v1/haze/initiative: everyone's wits + initiative roll and who reacts first."""
+    body = await read_model(request, InitiativeRequest)
+    seed = body.seed if body.seed is not None else new_seed()
+    result = roll_initiatives(body.combatants, seeded_rng(seed), body.rules, body.ambushers)
+    return JSONResponse({**result.model_dump(mode="json"), "seed": seed})
 
 
 routes: list[BaseRoute] = [
@@ -93,4 +132,7 @@ routes: list[BaseRoute] = [
     Route("/haze/actions/odds", action_odds_, methods=["POST"]),
     Route("/haze/effects", effect, methods=["POST"]),
     Route("/haze/effects/odds", effect_odds, methods=["POST"]),
+    Route("/haze/reactions", reaction, methods=["POST"]),
+    Route("/haze/reactions/odds", reaction_odds, methods=["POST"]),
+    Route("/haze/initiative", initiative, methods=["POST"]),
 ]

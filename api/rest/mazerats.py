@@ -4,18 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from api.bodies import read_model
+from api.rendering import chance
 from services.dice import new_seed, seeded_rng
-from services.mazerats.combat import attack_odds, roll_attack
+from services.mazerats.advancement import level_up, standing
+from services.mazerats.combat import AttackOdds, attack_odds, check_attack_allowed, roll_attack
+from services.mazerats.encounters import (
+    morale_check_due,
+    roll_initiative,
+    roll_morale,
+    roll_reaction,
+    surprised_skips_first_turn,
+)
 from services.mazerats.generator import generate_character
+from services.mazerats.healing import heal
+from services.mazerats.levels import sigil_slots
 from services.mazerats.magic import generate_sigils
 from services.mazerats.market import HIRELINGS, MARKET
-from services.mazerats.opposed import opposed_odds, roll_opposed
-from services.mazerats.report import attack_odds_dict, chance, opposed_odds_dict
+from services.mazerats.opposed import OpposedOdds, opposed_odds, roll_opposed
+from services.mazerats.play_requests import (
+    HealRequest,
+    InitiativeRequest,
+    InscribeRequest,
+    LevelUpRequest,
+    MoraleRequest,
+    ReactionRequest,
+    StandingRequest,
+    TurnRequest,
+)
 from services.mazerats.requests import (
     AttackOddsRequest,
     AttackRequest,
@@ -27,11 +48,31 @@ from services.mazerats.requests import (
     SigilRequest,
 )
 from services.mazerats.saves import roll_save, save_odds
+from services.mazerats.sigils import inscribe
 from services.mazerats.spells import SpellRequest, spell_cost
+from services.mazerats.turns import Action, check_turn
 
 
 def _json(data: dict[str, Any]) -> JSONResponse:
     return JSONResponse(data)
+
+
+def _dump(model: BaseModel, **extra: Any) -> JSONResponse:
+    return JSONResponse({**model.model_dump(mode="json"), **extra})
+
+
+def attack_odds_dict(odds: AttackOdds) -> dict[str, Any]:
+    """The chance to hit, the mean damage and the damage distribution, exact."""
+    return {
+        "hit": chance(odds.hit),
+        "mean_damage": chance(odds.mean_damage),
+        "damage": [{"damage": d, **chance(p)} for d, p in odds.damage.items()],
+    }
+
+
+def opposed_odds_dict(odds: OpposedOdds) -> dict[str, Any]:
+    """Each side's chance to win and the chance of a tie on one exchange."""
+    return {k: chance(getattr(odds, k)) for k in ("attacker", "defender", "tie")}
 
 
 async def save(request: Request) -> JSONResponse:
@@ -70,7 +111,7 @@ async def attack(request: Request) -> JSONResponse:
     result = roll_attack(
         seeded_rng(seed),
         body.combat_bonus,
-        body.ac,
+        body.armor_class,
         body.heavy_weapon,
         body.ranged,
         body.in_close_combat,
@@ -81,7 +122,8 @@ async def attack(request: Request) -> JSONResponse:
 async def attack_chance(request: Request) -> JSONResponse:
     """POST /v1/mazerats/attacks/odds: the exact chance to hit and damage distribution."""
     body = await read_model(request, AttackOddsRequest)
-    return _json(attack_odds_dict(attack_odds(body.combat_bonus, body.ac, body.heavy_weapon)))
+    odds = attack_odds(body.combat_bonus, body.armor_class, body.heavy_weapon)
+    return _json({"ac": body.armor_class, **attack_odds_dict(odds)})
 
 
 async def character(request: Request) -> JSONResponse:
@@ -122,6 +164,96 @@ async def hirelings(request: Request) -> JSONResponse:
     return _json({"hirelings": [h.model_dump(mode="json") for h in HIRELINGS]})
 
 
+async def reaction(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/reactions: the leader's WIL save; success means cooperative."""
+    body = await read_model(request, ReactionRequest)
+    seed = body.seed or new_seed()
+    result = roll_reaction(seeded_rng(seed), body.leader_will, body.path_covers)
+    odds = chance(save_odds(body.leader_will, body.path_covers))
+    return _dump(result, cooperative_odds=odds, seed=seed)
+
+
+async def morale(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/morale: whether a check is due and, if due (or forced), the save."""
+    body = await read_model(request, MoraleRequest)
+    seed = body.seed or new_seed()
+    due = morale_check_due(
+        leader_defeated=body.leader_defeated,
+        group_size=body.group_size,
+        defeated=body.defeated,
+        max_hp=body.max_hp,
+        hp=body.hp,
+        unexpected_danger=body.unexpected_danger,
+    )
+    rolled = roll_morale(seeded_rng(seed), body.will) if due or body.force else None
+    return _json(
+        {
+            "due": due,
+            "morale": rolled.model_dump(mode="json") if rolled else None,
+            "holds_odds": chance(save_odds(body.will)),
+            "seed": seed,
+        }
+    )
+
+
+async def initiative(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/initiative: the side acting first; surprised characters' saves."""
+    body = await read_model(request, InitiativeRequest)
+    seed = body.seed or new_seed()
+    rng = seeded_rng(seed)
+    first = roll_initiative(rng, body.surprised)
+    skips = [surprised_skips_first_turn(rng, will) for will in body.surprised_wills]
+    surprised = [{"save": s.model_dump(mode="json"), "skips_first_turn": k} for s, k in skips]
+    return _dump(first, surprised=surprised, seed=seed)
+
+
+async def healing(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/healing: heal by ration (at rest) or bandage (WIL save)."""
+    body = await read_model(request, HealRequest)
+    seed = body.seed or new_seed()
+    result = heal(
+        seeded_rng(seed),
+        body.method,
+        body.hp,
+        body.max_hp,
+        resting=body.resting,
+        will=body.will,
+        path_covers=body.path_covers,
+        used_today=frozenset(body.used_today),
+    )
+    return _dump(result, used_today=sorted(result.used_today), seed=seed)
+
+
+async def level(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/levels: the level, features, max HP and sigil slots for some XP."""
+    body = await read_model(request, StandingRequest)
+    return _dump(standing(body.xp))
+
+
+async def level_up_(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/level-ups: gain the next level and apply its feature as chosen."""
+    body = await read_model(request, LevelUpRequest)
+    up = level_up(
+        body.level, body.abilities, body.combat_bonus, choice=body.choice, ability=body.ability
+    )
+    return _dump(up)
+
+
+async def inscription(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/sigil-slots: bear new sigils; the excess is overwritten and lost."""
+    body = await read_model(request, InscribeRequest)
+    slots = body.slots if body.slots is not None else sigil_slots(body.level or 1)
+    return _dump(inscribe(body.borne, body.new, slots, body.overwrite), slots=slots)
+
+
+async def turn(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/turns: check a turn (two actions, no maneuver in heavy armor)."""
+    body = await read_model(request, TurnRequest)
+    if Action.ATTACK in body.actions:
+        check_attack_allowed(body.ranged, body.in_close_combat)
+    return _json({"allowed": True, "actions_spent": check_turn(body.actions, body.armor)})
+
+
 routes: list[BaseRoute] = [
     Route("/mazerats/saves", save, methods=["POST"]),
     Route("/mazerats/saves/odds", save_chance, methods=["POST"]),
@@ -129,6 +261,14 @@ routes: list[BaseRoute] = [
     Route("/mazerats/opposed-saves/odds", opposed_chance, methods=["POST"]),
     Route("/mazerats/attacks", attack, methods=["POST"]),
     Route("/mazerats/attacks/odds", attack_chance, methods=["POST"]),
+    Route("/mazerats/reactions", reaction, methods=["POST"]),
+    Route("/mazerats/morale", morale, methods=["POST"]),
+    Route("/mazerats/initiative", initiative, methods=["POST"]),
+    Route("/mazerats/healing", healing, methods=["POST"]),
+    Route("/mazerats/levels", level, methods=["POST"]),
+    Route("/mazerats/level-ups", level_up_, methods=["POST"]),
+    Route("/mazerats/sigil-slots", inscription, methods=["POST"]),
+    Route("/mazerats/turns", turn, methods=["POST"]),
     Route("/mazerats/characters", character, methods=["POST"]),
     Route("/mazerats/sigils", sigils, methods=["POST"]),
     Route("/mazerats/spell-costs", spell, methods=["POST"]),

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict
 from services.dice import Rng
 from services.haze.action import ActionSpec
 from services.haze.complex import ComplexAction, exhaust, step
+from services.haze.errors import NoParticipants
 from services.haze.exhaustion import Points, action_cost
 from services.haze.outcome import ActionOutcome, roll_action
 from services.haze.rules import DEFAULT_RULES, HazeRules
@@ -36,6 +37,12 @@ class RoundResult(BaseModel):
     rolls: list[ActionOutcome | None]
 
 
+def check_participants(participants: Sequence[Participant]) -> None:
+    """Refuse a round with nobody in it (it is not the same as everyone being exhausted)."""
+    if not participants:
+        raise NoParticipants("a complex-action round needs at least one participant")
+
+
 def play_round(
     state: ComplexAction,
     participants: Sequence[Participant],
@@ -43,6 +50,7 @@ def play_round(
     rules: HazeRules = DEFAULT_RULES,
 ) -> RoundResult:
     """Roll for every participant who can pay; none can → the action is exhausted."""
+    check_participants(participants)
     rolls: list[ActionOutcome | None] = []
     after: list[Participant] = []
     for p in participants:

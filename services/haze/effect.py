@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict
 
 from services.dice import ProbabilityReport, Rng, probability, roll
@@ -52,6 +54,7 @@ def roll_effect(dice: int, rng: Rng, explode: bool = True) -> EffectRoll:
     return EffectRoll(dice=dice, expression=expression, faces=faces, total=result.total)
 
 
+@lru_cache(maxsize=MAX_EFFECT_DICE + 1)
 def effect_distribution(dice: int) -> ProbabilityReport:
     """The exact distribution of an effect roll, its open-ended tail reported apart."""
     return probability(effect_expression(dice))

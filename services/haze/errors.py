@@ -54,6 +54,18 @@ class ComplexActionOver(HazeError):
     code = "complex_action_over"
 
 
+class NoParticipants(HazeError):
+    """A complex-action round with nobody taking part."""
+
+    code = "no_participants"
+
+
+class UnknownCombatant(HazeError):
+    """An ambusher or combatant name that is missing or given twice."""
+
+    code = "unknown_combatant"
+
+
 class UnknownSkill(HazeError):
     """A character sheet asked for a skill it does not list."""
 

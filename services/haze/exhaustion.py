@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from services.haze.abilities import ASPECTS, Abilities, Aspect, Score
 from services.haze.errors import Exhausted
@@ -41,6 +41,14 @@ class AspectPool(BaseModel):
     points: Points
     actions: Count = 0
     spent: Annotated[int, Field(ge=0, le=10)] = 0
+
+    @model_validator(mode="after")
+    def _within_health(self) -> AspectPool:
+        # "The total expenditure ... may not exceed the AE's health score", and a rest
+        # regains at most the health score: neither the pool nor the round's spend exceeds it.
+        if self.points > self.health or self.spent > self.health:
+            raise ValueError("points and spent must not exceed the health score")
+        return self
 
     @classmethod
     def fresh(cls, health: int) -> AspectPool:

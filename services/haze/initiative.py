@@ -7,8 +7,11 @@ from itertools import groupby
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from services.dice import Rng
 from services.haze.abilities import Score
 from services.haze.action import ActionSpec, Level
+from services.haze.errors import UnknownCombatant
+from services.haze.outcome import roll_action
 from services.haze.rules import DEFAULT_RULES, HazeRules
 
 
@@ -26,6 +29,28 @@ class InitiativeRoll(BaseModel):
     success_rate: int = Field(ge=-50, le=50)
     wits: Score
     initiative: Level = 0
+    roll: int | None = None
+
+
+class Combatant(BaseModel):
+    """Someone in the action sequence: a name, wits and the initiative skill."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    name: str = Field(min_length=1, max_length=100)
+    wits: Score
+    initiative: Level = 0
+
+
+class InitiativeResult(BaseModel):
+    """The rolls, who reacts first (groups), and the ambush's first-round penalty."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rolls: list[InitiativeRoll]
+    order: list[list[str]]
+    ambush: bool
+    penalty: int
 
 
 def initiative_order(
@@ -64,3 +89,40 @@ def ambush_first_round(
     Everyone rolls initiative again after that round; a failed ambush is a normal fight.
     """
     return initiative_order(ambushers, rules)
+
+
+def roll_initiatives(
+    combatants: Sequence[Combatant],
+    rng: Rng,
+    rules: HazeRules = DEFAULT_RULES,
+    ambushers: Sequence[str] = (),
+) -> InitiativeResult:
+    """Everyone rolls wits + initiative; in an ambush only the ambushers roll.
+
+    "In an ambush situation only the ambushers have an initiative roll in the first round"
+    and "the success rate of the ambusher is everyone's penalty for the first round".
+    """
+    names = [c.name for c in combatants]
+    if len(set(names)) != len(names) or any(a not in names for a in ambushers):
+        raise UnknownCombatant("names must be unique and every ambusher a combatant")
+    rolling = [c for c in combatants if not ambushers or c.name in ambushers]
+    rolls: list[InitiativeRoll] = []
+    for c in rolling:
+        outcome = roll_action(initiative_spec(c.wits, c.initiative), rng, rules)
+        rolls.append(
+            InitiativeRoll(
+                name=c.name,
+                success_rate=outcome.success_rate,
+                wits=c.wits,
+                initiative=c.initiative,
+                roll=outcome.roll,
+            )
+        )
+    if ambushers:
+        penalty = ambush_penalty([r.success_rate for r in rolls])
+        return InitiativeResult(
+            rolls=rolls, order=ambush_first_round(rolls, rules), ambush=True, penalty=penalty
+        )
+    return InitiativeResult(
+        rolls=rolls, order=initiative_order(rolls, rules), ambush=False, penalty=0
+    )

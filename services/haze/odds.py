@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -14,12 +13,13 @@ from services.haze.rules import DEFAULT_RULES, HazeRules
 FACE = Fraction(1, ACTION_DIE)
 
 
-def _frac(f: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{f.numerator}/{f.denominator}", "float": float(f)}
-
-
 class ActionOdds(BaseModel):
-    """P(success), P(fumble), P(failure) and P(success rate = v) for every v, exactly."""
+    """P(success), P(fumble), P(failure) and P(success rate = v) for every v, exactly.
+
+    The fumble (a 10) is its own bucket: `success_rate` holds the other nine faces, so
+    Σ success_rate + fumble = 1 and success = Σ_{v ≥ 0} success_rate[v] (+ fumble when
+    `fumble_succeeds`, i.e. only with `fumble_always_fails` off and a target ≥ 10 + difficulty).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -30,20 +30,8 @@ class ActionOdds(BaseModel):
     fumble: Fraction
     failure: Fraction
     success_rate: dict[int, Fraction]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON: each probability as an exact fraction string and a float."""
-        return {
-            "target": self.target,
-            "difficulty": self.difficulty,
-            "arbitrary": self.arbitrary,
-            "success": _frac(self.success),
-            "fumble": _frac(self.fumble),
-            "failure": _frac(self.failure),
-            "success_rate": [
-                {"value": v, **_frac(p)} for v, p in sorted(self.success_rate.items())
-            ],
-        }
+    fumble_success_rate: int | None = None
+    fumble_succeeds: bool = False
 
 
 def action_odds(
@@ -65,8 +53,9 @@ def action_odds(
     success = sum((FACE for o in outcomes if o.success), Fraction(0))
     rates: dict[int, Fraction] = {}
     for o in outcomes:
-        rates[o.success_rate] = rates.get(o.success_rate, Fraction(0)) + FACE
-    first = outcomes[0]
+        if not o.fumble:
+            rates[o.success_rate] = rates.get(o.success_rate, Fraction(0)) + FACE
+    first, fumbled = outcomes[0], outcomes[-1]
     return ActionOdds(
         target=first.target,
         difficulty=first.difficulty,
@@ -74,5 +63,7 @@ def action_odds(
         success=success,
         fumble=FACE,  # one face in ten fumbles whatever the target
         failure=1 - success,
-        success_rate=rates,
+        success_rate=dict(sorted(rates.items())),
+        fumble_success_rate=fumbled.success_rate,
+        fumble_succeeds=fumbled.success,
     )

@@ -6,8 +6,9 @@ from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict
 
+from services.dice import Rng
 from services.haze.action import ActionSpec
-from services.haze.outcome import ACTION_DIE, ActionOutcome, resolve
+from services.haze.outcome import ACTION_DIE, ActionOutcome, resolve, roll_action
 from services.haze.rules import DEFAULT_RULES, HazeRules
 
 
@@ -35,15 +36,62 @@ def resolve_reaction(
     """Whether the attack lands once the defender's success is counted against it."""
     against = defence_value(defence)
     rate = attack.success_rate - against
+    defended = defence is not None and defence.success
     if not attack.success:
         hit = False
-    elif against == 0:
+    elif not defended:
         hit = True
     else:
+        # "If you reduce your attackers hit success to zero you completely evade the
+        # blow": under `defender`, a net rate of 0 is an evasion even when the defence's
+        # own rate was 0 (it took off nothing from an attack that only just succeeded).
         hit = rate > 0 or (rate == 0 and rules.reaction_tie == "attacker")
     return ReactionOutcome(
         attack_success_rate=attack.success_rate, defence=against, success_rate=rate, hit=hit
     )
+
+
+class ReactionRoll(BaseModel):
+    """Both rolls of an attack met by a re-action, the result and the exact odds of a hit."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attack: ActionOutcome
+    defence: ActionOutcome | None
+    penalty: int
+    outcome: ReactionOutcome
+    hit_odds: Fraction
+
+
+def penalised(defence: ActionSpec, penalty: int) -> ActionSpec:
+    """The re-action with the initiative penalty taken off its target."""
+    return defence.model_copy(update={"modifier": defence.modifier - penalty})
+
+
+def roll_reaction(
+    attack: ActionSpec,
+    defence: ActionSpec | None,
+    rng: Rng,
+    rules: HazeRules = DEFAULT_RULES,
+    penalty: int = 0,
+) -> ReactionRoll:
+    """Roll the attack, then the re-action (less the initiative penalty), and resolve them."""
+    defended = penalised(defence, penalty) if defence is not None else None
+    blow = roll_action(attack, rng, rules)
+    guard = roll_action(defended, rng, rules) if defended is not None else None
+    odds = hit_odds(attack, defended, rules) if defended is not None else _hit_alone(attack, rules)
+    return ReactionRoll(
+        attack=blow,
+        defence=guard,
+        penalty=penalty,
+        outcome=resolve_reaction(blow, guard, rules),
+        hit_odds=odds,
+    )
+
+
+def _hit_alone(attack: ActionSpec, rules: HazeRules) -> Fraction:
+    hits = sum(resolve(attack, face, rules).success for face in range(1, ACTION_DIE + 1))
+    return Fraction(hits, ACTION_DIE)
 
 
 def hit_odds(attack: ActionSpec, defence: ActionSpec, rules: HazeRules = DEFAULT_RULES) -> Fraction:

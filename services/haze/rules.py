@@ -8,12 +8,16 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
 
 
 class HazeRules(BaseModel):
     """The variant rules in force; the defaults are the reading documented as default."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    # GraphQL sends camelCase keys in its JSON argument; REST sends snake_case.
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", strict=True, alias_generator=to_camel, populate_by_name=True
+    )
 
     fumble_always_fails: bool = Field(
         default=True, description="A 10 on the action die fails even when the target is 10+."

@@ -21,6 +21,7 @@ from services.maze.effects import (
 from services.maze.errors import (
     HALF_BELOW_DC,
     HALF_NOT_ALLOWED,
+    MISSING_ABILITY,
     TOKENS_NOT_ALLOWED,
     MazeError,
 )
@@ -115,6 +116,11 @@ def check_for(
 ) -> CheckSpec:
     """A character's check with a skill: ability die, skill and trait modifiers, effects."""
     ability = catalog.skill(skill).ability
+    if ability not in character.abilities:
+        raise MazeError(
+            f"{character.name} has no die for {ability.value}, which {skill} uses",
+            code=MISSING_ABILITY,
+        )
     die: int = character.abilities[ability]
     modifier = character.skills.get(skill, 0)
     immunities: set[Effect] = set()
@@ -194,6 +200,16 @@ def resolve_check(
     check_tokens(spec.kind, tokens)
     if spec.automatic is not None:
         band = spec.automatic
+        if tokens:
+            raise MazeError(
+                f"the check is an automatic {band.value}: there is no total to add tokens to",
+                code=TOKENS_NOT_ALLOWED,
+            )
+        if take_half:
+            raise MazeError(
+                f"the check is an automatic {band.value}: there is no die to take half of",
+                code=HALF_NOT_ALLOWED,
+            )
         return CheckOutcome(
             spec=spec,
             rolled=False,

@@ -23,6 +23,7 @@ from services.maze.injuries import (
     worst,
 )
 from services.maze.model import MazeModel
+from services.maze.rules import DEFAULT_RULES, MazeRules
 from services.maze.traits import CheckKind
 
 HARDY = "Hardy"
@@ -55,8 +56,27 @@ class DamageOutcome(MazeModel):
     injury: Injury
     capped: bool
     failed: bool
+    tokens_awarded: int
     needs_treatment: bool
     reach: tuple[InjuryReach, ...]
+
+
+class DamageHalf(MazeModel):
+    """Taking half against rolling a damage roll, compared by injury level."""
+
+    score: int
+    injury: Injury
+    p_roll_better: Fraction
+    p_roll_same: Fraction
+    p_roll_worse: Fraction
+    beats_rolling: bool
+
+
+class DamageOdds(MazeModel):
+    """P(each injury), exactly, and how taking half compares with rolling."""
+
+    injuries: dict[Injury, Fraction]
+    half: DamageHalf
 
 
 def damage_for(character: Character, catalog: Catalog, hardy: str = HARDY) -> DamageSpec:
@@ -75,8 +95,22 @@ def _reach(spec: DamageSpec, score: int) -> tuple[InjuryReach, ...]:
     )
 
 
+def damage_tokens(injury: Injury, rules: MazeRules = DEFAULT_RULES) -> int:
+    """Tokens a failed damage roll awards: "If you fail a roll, you will be granted
+    adversity token(s)". Damage rolls have no band, so the chart's 1, 1, 2 for its three
+    failure levels is carried over to the three failing injuries: Serious 1, Grave 1,
+    Fatal 2 (`rules.damage_tokens = "none"` awards nothing)."""
+    if rules.damage_tokens == "none" or not is_failed_damage_roll(injury):
+        return 0
+    return 2 if injury is Injury.FATAL else 1
+
+
 def resolve_damage(
-    spec: DamageSpec, rng: Rng, tokens: int = 0, take_half: bool = False
+    spec: DamageSpec,
+    rng: Rng,
+    tokens: int = 0,
+    take_half: bool = False,
+    rules: MazeRules = DEFAULT_RULES,
 ) -> DamageOutcome:
     """Roll (or take half), add tokens, read the injury table, apply the cap."""
     check_tokens(CheckKind.DAMAGE, tokens)
@@ -99,6 +133,7 @@ def resolve_damage(
         injury=injury,
         capped=injury is not rolled,
         failed=is_failed_damage_roll(injury),
+        tokens_awarded=damage_tokens(injury, rules),
         needs_treatment=needs_treatment(injury),
         reach=_reach(spec, score),
     )
@@ -118,3 +153,31 @@ def damage_odds(spec: DamageSpec) -> dict[Injury, Fraction]:
         i: (capped if i is spec.cap else p if severity(i) < severity(spec.cap) else Fraction(0))
         for i, p in out.items()
     }
+
+
+def compare_half_damage(spec: DamageSpec, odds: dict[Injury, Fraction]) -> DamageHalf:
+    """Taking half (always allowed on a damage roll: there is no DC) against rolling.
+
+    The half's injury is read from the table and capped like a roll's. Taking half beats
+    rolling when a roll is more likely to give a worse injury than a better one.
+    """
+    score = half_score(spec.check)
+    injury = worst(injury_for(score), spec.cap)
+    level = severity(injury)
+    better = sum((p for i, p in odds.items() if severity(i) > level), Fraction())
+    same = odds[injury]
+    worse = 1 - better - same
+    return DamageHalf(
+        score=score,
+        injury=injury,
+        p_roll_better=better,
+        p_roll_same=same,
+        p_roll_worse=worse,
+        beats_rolling=worse > better,
+    )
+
+
+def damage_odds_with_half(spec: DamageSpec) -> DamageOdds:
+    """P(each injury) and the comparison of taking half with rolling."""
+    injuries = damage_odds(spec)
+    return DamageOdds(injuries=injuries, half=compare_half_damage(spec, injuries))

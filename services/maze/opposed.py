@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from services.dice import Rng, probability
+from services.dice import Rng
 from services.maze.abilities import AnyDie
 from services.maze.checks import CheckSpec, Score, Throw, roll_die
 from services.maze.errors import REROLL_LIMIT, MazeError
-from services.maze.exploding import p_at_least
+from services.maze.exploding import p_at_least, p_difference_at_least
 from services.maze.model import MazeModel
 
 MAX_REROLLS = 1000
@@ -65,47 +65,43 @@ def resolve_opposed(a: Side, b: Side, rng: Rng) -> OpposedOutcome:
 
 
 class OpposedOdds(MazeModel):
-    """P(first side wins) after the tie rule; exact unless error_bound is non-zero."""
+    """P(each side wins) after the tie rule, and P(a round ties), all exact."""
 
     p_first_wins: Fraction
     p_second_wins: Fraction
     p_tie_per_round: Fraction
-    error_bound: Fraction
 
 
-def _term(side: Side) -> str:
-    if side.total is not None:
-        return str(side.total)
-    return f"1d{side.die}!{side.modifier:+d}"
-
-
-def _raw_odds(a: Side, b: Side) -> tuple[Fraction, Fraction, Fraction, Fraction]:
-    """(P(a > b), P(a = b), P(a < b), error bound) before the tie rule."""
-    if b.total is not None and a.total is None:
-        # Against a known total the closed form is exact.
+def _raw_odds(a: Side, b: Side) -> tuple[Fraction, Fraction, Fraction]:
+    """(P(a > b), P(a = b), P(a < b)) for one round, before the tie rule, exactly."""
+    if a.total is not None and b.total is not None:
+        return (
+            Fraction(int(a.total > b.total)),
+            Fraction(int(a.total == b.total)),
+            Fraction(int(a.total < b.total)),
+        )
+    if a.total is not None:
+        lose, tie, win = _raw_odds(b, a)
+        return win, tie, lose
+    if b.total is not None:
+        # Against a known total the closed form of one die is exact.
         need = b.total - a.modifier
         win = p_at_least(a.die, need + 1)
         tie = p_at_least(a.die, need) - win
-        return win, tie, 1 - win - tie, Fraction(0)
-    if a.total is not None and b.total is None:
-        lose, tie, win, err = _raw_odds(b, a)
-        return win, tie, lose, err
-    report = probability(f"{_term(a)} >= {_term(b)}")
-    assert report.check is not None
-    margin = report.check.margin
-    win = Fraction(sum(w for v, w in margin.pmf.items() if v > 0), margin.den)
-    tie = Fraction(margin.pmf.get(0, 0), margin.den)
-    lose = Fraction(sum(w for v, w in margin.pmf.items() if v < 0), margin.den)
-    return win, tie, lose, Fraction(margin.tail, margin.den)
+        return win, tie, 1 - win - tie
+    # Both roll: a − b > 0 ⇔ die_a − die_b ≥ b.modifier − a.modifier + 1.
+    shift = b.modifier - a.modifier
+    win = p_difference_at_least(a.die, b.die, shift + 1)
+    tie = p_difference_at_least(a.die, b.die, shift) - win
+    return win, tie, 1 - win - tie
 
 
 def opposed_odds(a: Side, b: Side) -> OpposedOdds:
-    """The chances of each side: exact against a known total, else from the dice engine
-    (two exploding dice: the unenumerated tail, ≤ 1e-12, is the stated error bound)."""
-    win, tie, lose, error = _raw_odds(a, b)
+    """Each side's exact chance: ties go to the lone PC, otherwise the round is re-rolled
+    (the chance is then the side's share of the decided rounds)."""
+    win, tie, lose = _raw_odds(a, b)
     if a.is_pc != b.is_pc:
         win, lose = (win + tie, lose) if a.is_pc else (win, lose + tie)
     elif tie < 1:
-        # Ties re-roll, so each side's chance is its share of the decided rounds.
         win, lose = win / (1 - tie), lose / (1 - tie)
-    return OpposedOdds(p_first_wins=win, p_second_wins=lose, p_tie_per_round=tie, error_bound=error)
+    return OpposedOdds(p_first_wins=win, p_second_wins=lose, p_tie_per_round=tie)

@@ -7,11 +7,12 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from services.maze.abilities import Ability, AnyDie
-from services.maze.catalog import Catalog
+from services.maze.catalog import Catalog, ContentPack
 from services.maze.character import Character
 from services.maze.checks import CheckSpec, Score, Tokens, build_check, check_for
 from services.maze.damage import DamageSpec, damage_for
 from services.maze.effects import Effect, active_effects
+from services.maze.errors import AUTOMATIC_OUTCOME, MazeError
 from services.maze.injuries import Injury, cap_for
 from services.maze.model import MazeModel
 from services.maze.opposed import Side
@@ -20,8 +21,8 @@ from services.maze.skills import Name
 from services.maze.traits import CheckKind
 
 
-class CheckRequest(MazeModel):
-    """A check from `die` + `modifier` (+ effects), or from a `character` and `skill`."""
+class Roller(MazeModel):
+    """Who rolls: `die` + `modifier` (+ effects), or a `character` and a `skill`."""
 
     die: AnyDie | None = None
     modifier: Score = 0
@@ -30,15 +31,10 @@ class CheckRequest(MazeModel):
     checked_this_run: frozenset[Ability] = frozenset()
     character: Character | None = None
     skill: Name | None = None
-    dc: Score = 0
-    kind: CheckKind = CheckKind.NORMAL
-    tokens: Tokens = 0
-    take_half: bool = False
     claim_tunnel_vision: bool = True
-    rules: MazeRules = DEFAULT_RULES
 
     @model_validator(mode="after")
-    def _one_source(self) -> CheckRequest:
+    def _one_source(self) -> Roller:
         by_sheet = self.character is not None or self.skill is not None
         if by_sheet == (self.die is not None) or (
             by_sheet and (self.character is None or self.skill is None)
@@ -46,23 +42,73 @@ class CheckRequest(MazeModel):
             raise ValueError("give either die (and modifier) or character and skill")
         return self
 
-    def spec(self, catalog: Catalog) -> CheckSpec:
+    def build(self, catalog: Catalog, dc: int, kind: CheckKind) -> CheckSpec:
         """The check after traits and effects."""
         if self.character is not None and self.skill is not None:
             return check_for(
-                self.character, self.skill, catalog, self.dc, self.kind, self.claim_tunnel_vision
+                self.character, self.skill, catalog, dc, kind, self.claim_tunnel_vision
             )
         assert self.die is not None
         return build_check(
             self.die,
             self.modifier,
             self.ability,
-            self.dc,
-            self.kind,
+            dc,
+            kind,
             self.effects,
             checked_this_run=self.checked_this_run,
             claim_tunnel_vision=self.claim_tunnel_vision,
         )
+
+    def rolled(self, catalog: Catalog, dc: int, kind: CheckKind) -> CheckSpec:
+        """The check for kinds without bands (loot, group): an automatic outcome is refused."""
+        spec = self.build(catalog, dc, kind)
+        if spec.automatic is not None:
+            raise MazeError(
+                f"an effect makes this check an automatic {spec.automatic.value}, which a "
+                f"{kind.value} check cannot use (claim_tunnel_vision false rolls Tunnel-vision)",
+                code=AUTOMATIC_OUTCOME,
+            )
+        return spec
+
+
+class CheckRequest(Roller):
+    """A normal, snap or damage-kind check against a DC (loot and group have endpoints)."""
+
+    dc: Score = 0
+    kind: CheckKind = CheckKind.NORMAL
+    tokens: Tokens = 0
+    take_half: bool = False
+    rules: MazeRules = DEFAULT_RULES
+    content_pack: ContentPack | None = None
+
+    def spec(self, catalog: Catalog) -> CheckSpec:
+        """The check after traits and effects."""
+        return self.build(catalog, self.dc, self.kind)
+
+
+class LootRequest(Roller):
+    """A loot check: no DC, no tokens; the class of loot is read from `rules.loot_chart`."""
+
+    rules: MazeRules = DEFAULT_RULES
+    content_pack: ContentPack | None = None
+
+    def spec(self, catalog: Catalog) -> CheckSpec:
+        """The loot check, luck traits added."""
+        return self.rolled(catalog, 0, CheckKind.LOOT)
+
+
+class GroupRequest(MazeModel):
+    """A group check: each member rolls for themself against the collective `dc`."""
+
+    members: Annotated[list[Roller], Field(min_length=1, max_length=16)]
+    dc: Score = 0
+    rules: MazeRules = DEFAULT_RULES
+    content_pack: ContentPack | None = None
+
+    def specs(self, catalog: Catalog) -> list[CheckSpec]:
+        """Each member's check."""
+        return [m.rolled(catalog, self.dc, CheckKind.GROUP) for m in self.members]
 
 
 class DamageRequest(MazeModel):
@@ -76,6 +122,8 @@ class DamageRequest(MazeModel):
     character: Character | None = None
     tokens: Tokens = 0
     take_half: bool = False
+    rules: MazeRules = DEFAULT_RULES
+    content_pack: ContentPack | None = None
 
     @model_validator(mode="after")
     def _one_source(self) -> DamageRequest:
@@ -109,3 +157,4 @@ class ValidateRequest(MazeModel):
     party: Annotated[list[Character], Field(max_length=16)] = Field(default_factory=list)
     creation: bool = False
     rules: MazeRules = DEFAULT_RULES
+    content_pack: ContentPack | None = None

@@ -29,12 +29,17 @@ class MazeRules(MazeModel):
     """Table settings; the defaults are the readings documented in docs/RULES.md (The Maze)."""
 
     distinct_dice: bool = True
-    half_level: Literal["margin", "small_success", "success"] = "margin"
+    half_level: Literal["margin", "small_success", "success"] = "success"
     group_mode: Literal["sum", "majority"] = "sum"
     runner_traits_at_creation: bool = False
     max_background_traits: int = Field(default=2, ge=0, le=10)
     max_personality_traits: int = Field(default=3, ge=0, le=10)
-    loot_chart: tuple[LootClass, ...] = Field(default=DEFAULT_LOOT_CHART, min_length=1)
+    loot_chart: tuple[LootClass, ...] = Field(
+        default=DEFAULT_LOOT_CHART, min_length=1, max_length=20
+    )
+    # Failed damage rolls (Serious or worse) award tokens: "chart" mirrors the chart's
+    # three failure levels (Serious 1, Grave 1, Fatal 2); "none" awards nothing.
+    damage_tokens: Literal["chart", "none"] = "chart"
 
 
 DEFAULT_RULES = MazeRules()

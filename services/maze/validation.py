@@ -59,15 +59,15 @@ def _trait_issues(held: list[Trait], rules: MazeRules, creation: bool) -> list[I
                     message="runner and clearing traits are gained through gameplay",
                 )
             )
-    for trait in held:
-        clash = sorted(trait.excludes & names)
-        if clash and trait.name < clash[0]:
-            out.append(
-                Issue(
-                    code="exclusive_traits",
-                    message=f"{trait.name} is mutually exclusive with {', '.join(clash)}",
-                )
+    # An exclusion stated on either trait binds both ("Mutually exclusive"), once per pair.
+    pairs = sorted({tuple(sorted((t.name, other))) for t in held for other in t.excludes & names})
+    for first, second in pairs:
+        out.append(
+            Issue(
+                code="exclusive_traits",
+                message=f"{first} is mutually exclusive with {second}",
             )
+        )
     subs = [t for t in held if t.parent is not None]
     if len(subs) > 1:
         out.append(

@@ -26,7 +26,7 @@ class Ability(StrEnum):
 class Abilities(BaseModel):
     """A character's three ability scores."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     strength: Score = 0
     dexterity: Score = 0

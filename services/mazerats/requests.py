@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from services.mazerats.abilities import Score
 from services.mazerats.character import GearPackage
 from services.mazerats.combat import MAX_AC, MAX_COMBAT_BONUS
+from services.mazerats.gear import Armor, armor_class
 from services.mazerats.magic import MAX_SIGILS, Part, Realm
 from services.mazerats.opposed import TieRule
 from services.mazerats.saves import Risk
@@ -20,10 +21,18 @@ CombatBonus = Annotated[int, Field(ge=-MAX_COMBAT_BONUS, le=MAX_COMBAT_BONUS)]
 ArmorClass = Annotated[int, Field(ge=0, le=MAX_AC)]
 
 
-class Request(BaseModel):
-    """Unknown fields are refused; enums may arrive as their JSON strings."""
+def lax(default: Any) -> Any:
+    """An enum field: the strict models still take its string value (JSON and GraphQL)."""
+    return Field(default=default, strict=False)
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+
+class Request(BaseModel):
+    """Unknown fields are refused; nothing is coerced (`true` or "1" is not an integer).
+
+    Enum fields are declared with `lax` so their string values are accepted.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class SaveOddsRequest(Request):
@@ -36,7 +45,7 @@ class SaveOddsRequest(Request):
 class SaveRequest(SaveOddsRequest):
     """Roll a save; safe and absurd tasks are decided without dice."""
 
-    risk: Risk = Risk.RISKY
+    risk: Risk = lax(Risk.RISKY)
     seed: Seed | None = None
 
 
@@ -45,7 +54,7 @@ class OpposedOddsRequest(Request):
 
     attacker_bonus: Bonus = 0
     defender_bonus: Bonus = 0
-    ties: TieRule = TieRule.DEFENDER
+    ties: TieRule = lax(TieRule.DEFENDER)
 
 
 class OpposedSaveRequest(OpposedOddsRequest):
@@ -54,12 +63,33 @@ class OpposedSaveRequest(OpposedOddsRequest):
     seed: Seed | None = None
 
 
+class DefenderGear(Request):
+    """What the target wears: the AC it gives replaces a raw `ac`."""
+
+    armor: Armor = lax(Armor.NONE)
+    shield: bool = False
+
+
 class AttackOddsRequest(Request):
-    """Combat Bonus against AC, with or without a heavy weapon."""
+    """Combat Bonus against AC (given, or from the target's gear), heavy weapon or not."""
 
     combat_bonus: CombatBonus = 1
-    ac: ArmorClass = 6
+    ac: ArmorClass | None = None
+    gear: DefenderGear | None = None
     heavy_weapon: bool = False
+
+    @model_validator(mode="after")
+    def _one_ac(self) -> AttackOddsRequest:
+        if self.ac is not None and self.gear is not None:
+            raise ValueError("give either ac or gear, not both")
+        return self
+
+    @property
+    def armor_class(self) -> int:
+        """The target's AC: the one given, from its gear, or 6 (unarmored)."""
+        if self.gear is not None:
+            return armor_class(self.gear.armor, self.gear.shield)
+        return self.ac if self.ac is not None else armor_class()
 
 
 class AttackRequest(AttackOddsRequest):
@@ -84,6 +114,6 @@ class SigilRequest(Request):
 
     seed: Seed | None = None
     count: int = Field(default=1, ge=1, le=MAX_SIGILS)
-    realm: Realm | None = None
-    part: Part | None = None
+    realm: Realm | None = lax(None)
+    part: Part | None = lax(None)
     mix_realms: bool = False

@@ -36,11 +36,15 @@ class SpellRequest(BaseModel):
 
     # GraphQL sends camelCase inside its JSON argument; REST sends snake_case.
     model_config = ConfigDict(
-        frozen=True, extra="forbid", alias_generator=to_camel, populate_by_name=True
+        frozen=True,
+        extra="forbid",
+        alias_generator=to_camel,
+        populate_by_name=True,
+        strict=True,
     )
 
     base: int = Field(default=1, ge=1, le=12)
-    reach: Reach = Reach.CLOSE
+    reach: Reach = Field(default=Reach.CLOSE, strict=False)
     reach_steps: int = Steps
     extra_targets: int = Steps
     duration_steps: int = Steps

@@ -58,7 +58,7 @@ def test_graphql_refusals_are_problems(client: httpx.Client) -> None:
     assert (bad["__typename"], bad["code"], bad["field"]) == (
         "Problem",
         "invalid_request",
-        "ability",
+        "action.ability",
     )
     unskilled = haze_action(client, {"ability": 6, "unskilled": True})
     assert unskilled["code"] == "no_related_skill"
@@ -68,14 +68,17 @@ def test_graphql_refusals_are_problems(client: httpx.Client) -> None:
 
 def test_graphql_action_odds_are_exact_fractions(client: httpx.Client) -> None:
     query = """query($a: HazeActionInput!) { hazeActionOdds(action: $a) { __typename
-        ... on HazeActionOdds { target success { probability float } fumble { probability }
-            failure { probability } successRate { value probability float } } } }"""
+        ... on HazeActionOdds { target success { fraction float } fumble { fraction }
+            fumbleSuccessRate fumbleSucceeds failure { fraction }
+            successRate { value chance { fraction float } } } } }"""
     odds = graphql(client, query, a={"ability": 6, "skill": 2, "difficulty": 1})["hazeActionOdds"]
-    assert odds["success"] == {"probability": "7/10", "float": 0.7}
-    assert odds["fumble"]["probability"] == "1/10"
-    assert odds["failure"]["probability"] == "3/10"
-    assert [p["value"] for p in odds["successRate"]] == list(range(-3, 7))
-    assert {p["probability"] for p in odds["successRate"]} == {"1/10"}
+    assert odds["success"] == {"fraction": "7/10", "float": 0.7}
+    assert odds["fumble"]["fraction"] == "1/10"
+    assert (odds["fumbleSuccessRate"], odds["fumbleSucceeds"]) == (-3, False)
+    assert odds["failure"]["fraction"] == "3/10"
+    # The fumble (face 10, rate -3) is its own bucket: nine faces remain.
+    assert [p["value"] for p in odds["successRate"]] == list(range(-2, 7))
+    assert {p["chance"]["fraction"] for p in odds["successRate"]} == {"1/10"}
 
 
 def test_graphql_effect_dice_come_with_their_distribution(client: httpx.Client) -> None:
@@ -186,3 +189,93 @@ def test_rest_effect_dice_roll_and_odds(client: httpx.Client) -> None:
     assert points[2] == "1/100" and points[11] == "2/25"
     assert report["exact"] is False
     assert_problem(client.post("/v1/haze/effects/odds", json={"dice": 999}), 422, "invalid_request")
+
+
+def test_rest_re_actions_roll_and_give_the_exact_hit_chance(client: httpx.Client) -> None:
+    """'When re-actions are possible the success of the defender counts against the success
+    of the attacker as difficulty.'"""
+    body: dict[str, Any] = {"attack": {"ability": 1}, "defence": {"ability": 1}}
+    odds = client.post("/v1/haze/reactions/odds", json=body).json()
+    assert odds == {"penalty": 0, "hit": {"fraction": "1/10", "float": 0.1}}
+    # 'If you reduce your attackers hit success to zero you completely evade the blow.'
+    strict = {**body, "rules": {"reaction_tie": "defender"}}
+    assert client.post("/v1/haze/reactions/odds", json=strict).json()["hit"]["fraction"] == "9/100"
+    rolled = client.post("/v1/haze/reactions", json={**body, "seed": "dodge"}).json()
+    assert rolled["seed"] == "dodge" and rolled["hit_odds"]["fraction"] == "1/10"
+    assert rolled["outcome"]["hit"] == (
+        rolled["attack"]["success"] and rolled["outcome"]["success_rate"] >= 0
+    )
+    # '(5 - 4 = 1)': the initiative penalty lowers the re-action's target.
+    penalised = {
+        "attack": {"ability": 8},
+        "defence": {"ability": 5},
+        "attacker_initiative": 5,
+        "defender_initiative": 4,
+        "seed": "p",
+    }
+    result = client.post("/v1/haze/reactions", json=penalised).json()
+    assert result["penalty"] == 1 and result["defence"]["target"] == 4
+
+
+def test_rest_initiative_orders_and_ambushes(client: httpx.Client) -> None:
+    """'The ones with the highest success rate get to react first.' 'In an ambush situation
+    only the ambushers have an initiative roll in the first round'."""
+    people = [{"name": "Ann", "wits": 9, "initiative": 3}, {"name": "Bo", "wits": 2}]
+    result = client.post("/v1/haze/initiative", json={"combatants": people, "seed": "i"}).json()
+    rates = {r["name"]: r["success_rate"] for r in result["rolls"]}
+    flat = [name for group in result["order"] for name in group]
+    assert sorted(flat) == ["Ann", "Bo"] and rates[flat[0]] >= rates[flat[-1]]
+    ambush = {"combatants": people, "ambushers": ["Bo"], "seed": "i"}
+    ambushed = client.post("/v1/haze/initiative", json=ambush).json()
+    assert ambushed["ambush"] and ambushed["order"] == [["Bo"]]
+    assert ambushed["penalty"] == max(0, ambushed["rolls"][0]["success_rate"])
+    bad = {"combatants": people, "ambushers": ["Cy"]}
+    assert_problem(client.post("/v1/haze/initiative", json=bad), 422, "unknown_combatant")
+
+
+def test_rest_effect_dice_from_ability_and_skill(client: httpx.Client) -> None:
+    """'((Ability + skill)/2) + modifiers = Number of dice'"""
+    body = {"ability": 7, "skill": 4, "modifiers": -3, "seed": "fx"}
+    rolled = client.post("/v1/haze/effects", json=body).json()
+    assert rolled["dice"] == 2 and rolled["expression"] == "2d10!"
+    odds = client.post("/v1/haze/effects/odds", json={"ability": 4, "skill": 0}).json()
+    assert odds["expression"].startswith("2d10!")
+    unskilled = {"ability": 7, "unskilled": True}
+    assert_problem(client.post("/v1/haze/effects", json=unskilled), 422, "no_related_skill")
+    both = {"dice": 2, "ability": 7}
+    assert_problem(client.post("/v1/haze/effects", json=both), 422, "invalid_request")
+
+
+def test_graphql_re_actions_initiative_and_refusals(client: httpx.Client) -> None:
+    """Re-actions with their exact hit odds, initiative, and the refusals of review 3."""
+    query = """query($a: HazeActionInput!, $d: HazeActionInput, $c: [HazeCombatantInput!]!,
+        $full: HazeExhaustionInput!, $none: [HazeParticipantInput!]!) {
+      hazeReaction(attack: $a, defence: $d, seed: "r", rules: {reactionTie: "defender"}) {
+        ... on HazeReaction { hit hitOdds { fraction } attack { success } seed } }
+      hazeReactionOdds(attack: $a, defence: $d, attackerInitiative: 3, defenderInitiative: 1) {
+        ... on HazeReactionOdds { penalty hit { fraction } } }
+      hazeInitiative(combatants: $c, ambushers: ["Ann"], seed: "i") {
+        ... on HazeInitiative { ambush order penalty rolls { name successRate } } }
+      over: hazeExhaustion(state: $full) { ... on Problem { code field } }
+      empty: hazeComplexAction(action: {difficulty: 5}, participants: $none) {
+        ... on Problem { code } }
+      longSeed: hazeEffectDice(ability: 5, seed: "%s") { ... on Problem { code field } }
+    }""" % ("s" * 257)
+    pool = {"health": 3, "points": 3}
+    data = graphql(
+        client,
+        query,
+        a={"ability": 1},
+        d={"ability": 1},
+        c=[{"name": "Ann", "wits": 6}, {"name": "Bo", "wits": 6}],
+        full={"body": {"health": 3, "points": 9}, "mind": pool, "soul": pool},
+        none=[],
+    )
+    assert data["hazeReaction"]["hitOdds"]["fraction"] == "9/100"
+    assert data["hazeReactionOdds"]["penalty"] == 2
+    initiative = data["hazeInitiative"]
+    assert initiative["ambush"] and initiative["order"] == [["Ann"]]
+    assert [r["name"] for r in initiative["rolls"]] == ["Ann"]
+    assert data["over"] == {"code": "invalid_request", "field": "state.body"}
+    assert data["empty"] == {"code": "no_participants"}
+    assert data["longSeed"] == {"code": "invalid_request", "field": "seed"}

@@ -25,7 +25,17 @@ def test_a_rest_check_replays_from_its_seed(client: httpx.Client) -> None:
     assert first.status_code == 200, first.text
     assert client.post("/v1/maze/checks", json=body).json() == first.json()
     check = first.json()
-    assert check["seed"] == "abc" and check["band"] and check["dice"]
+    assert check["seed"] == "abc"
+    faces = [d["value"] for d in check["dice"]]
+    assert faces and all(f == 10 for f in faces[:-1]) and 1 <= faces[-1] <= 9
+    assert check["score"] == check["total"] == sum(faces) + 2
+    assert check["margin"] == check["total"] - 6
+    expected = "failure" if check["margin"] < 0 else "small_success"
+    if check["margin"] > 0:
+        expected = "success" if check["margin"] <= 4 else "major_success"
+    if check["margin"] >= 9:
+        expected = "incredible_success"
+    assert check["band"] == expected and check["success"] == (check["margin"] >= 0)
 
 
 def test_rest_odds_are_exact_fractions(client: httpx.Client) -> None:
@@ -53,7 +63,14 @@ def test_rest_damage_and_validation(client: httpx.Client) -> None:
     damage = client.post(
         "/v1/maze/damage", json={"die": 12, "modifier": 3, "untreated": ["minor"], "seed": "s"}
     ).json()
-    assert damage["injury"] in ("grave", "serious") and damage["odds"]["scratch"]["float"] == 0
+    faces = [d["value"] for d in damage["dice"]]
+    assert damage["total"] == sum(faces) + 3
+    assert damage["injury"] == ("grave" if damage["total"] <= 4 else "serious")
+    assert damage["tokens_awarded"] == 1 and damage["failed"]
+    assert damage["odds"]["scratch"]["fraction"] == "0/1"
+    # Capped at Serious: P(Serious) = P(d12 ≥ 2) = 11/12, Grave (total 4) 1/12.
+    assert damage["odds"]["serious"]["fraction"] == "11/12"
+    assert damage["half"]["injury"] == "serious" and damage["half"]["score"] == 9
     character = {
         "name": "Vex",
         "abilities": {"ready": 10, "interaction": 6, "surroundings": 12, "navigation": 8},
@@ -121,7 +138,138 @@ def test_graphql_opposed_damage_validation_and_catalog(client: httpx.Client) -> 
     }
     data = graphql(client, query, c=character)
     assert data["mazeOpposedCheck"]["pFirstWins"]["fraction"] == "7/10"
-    assert data["mazeDamageCheck"]["injury"]
+    assert data["mazeDamageCheck"]["injury"] in {
+        o["outcome"]
+        for o in data["mazeDamageCheck"]["odds"]
+        if o["probability"]["fraction"] != "0/1"
+    }
     assert data["mazeValidateCharacter"] == {"valid": True, "issues": []}
     assert {"name": "Hardy", "ability": "ready"} in data["mazeSkills"]
     assert {"name": "Buddy", "parent": "Party", "minHolders": 2} in data["mazeTraits"]
+
+
+ABILITIES = {"ready": 10, "interaction": 6, "surroundings": 12, "navigation": 8}
+
+
+def test_a_character_without_an_ability_die_is_a_problem_not_a_crash(
+    client: httpx.Client,
+) -> None:
+    """ "use the die associated with that skill's ability" — none given: missing_ability."""
+    bare = {"name": "a", "abilities": {}}
+    for path, body in [
+        ("/v1/maze/checks", {"character": bare, "skill": "Combat"}),
+        ("/v1/maze/checks/odds", {"character": bare, "skill": "Combat"}),
+        ("/v1/maze/damage", {"character": bare}),
+    ]:
+        response = client.post(path, json=body)
+        assert response.status_code == 422, (path, response.text)
+        assert response.json()["code"] == "missing_ability"
+    query = """query($c: JSON!) {
+      check: mazeCheck(character: $c, skill: "Combat") { ... on Problem { code } }
+      damage: mazeDamageCheck(character: $c) { ... on Problem { code } }
+    }"""
+    data = graphql(client, query, c=bare)
+    assert data == {"check": {"code": "missing_ability"}, "damage": {"code": "missing_ability"}}
+
+
+def test_loot_checks_give_a_class_and_its_exact_odds(client: httpx.Client) -> None:
+    """LOOT CHECK: "what class of loot (Common, Uncommon, Rare, Ultra, Legendary)"."""
+    loot = client.post("/v1/maze/loot-checks", json={"die": 12, "modifier": 2, "seed": "l"})
+    assert loot.status_code == 200, loot.text
+    total = sum(d["value"] for d in loot.json()["dice"]) + 2
+    assert loot.json()["total"] == total
+    classes = [(17, "Legendary"), (13, "Ultra"), (9, "Rare"), (5, "Uncommon"), (-100, "Common")]
+    assert loot.json()["loot_class"] == next(n for low, n in classes if total >= low)
+    odds = client.post("/v1/maze/loot-checks/odds", json={"die": 12, "modifier": 2}).json()
+    assert odds["classes"]["Common"]["fraction"] == "1/6"
+    assert odds["classes"]["Legendary"]["fraction"] == "5/72"
+    refused = client.post("/v1/maze/checks", json={"die": 8, "kind": "loot"})
+    assert refused.status_code == 422 and refused.json()["code"] == "use_kind_endpoint"
+    query = """{
+      mazeLootCheck(die: 12, modifier: 2, seed: "l") { ... on MazeLoot { total lootClass } }
+      mazeLootOdds(die: 12, modifier: 2) {
+        ... on MazeLootOdds { classes { outcome probability { fraction } } }
+      }
+    }"""
+    data = graphql(client, query)
+    assert data["mazeLootCheck"] == {"total": total, "lootClass": loot.json()["loot_class"]}
+    assert {"outcome": "Common", "probability": {"fraction": "1/6"}} in data["mazeLootOdds"][
+        "classes"
+    ]
+
+
+def test_group_checks_sum_against_the_collective_dc(client: httpx.Client) -> None:
+    """GROUP CHECK: "a check made in a group to hit a collective DC"; no tokens."""
+    body = {"members": [{"die": 10, "modifier": 2}, {"die": 8, "modifier": 1}], "dc": 12}
+    group = client.post("/v1/maze/group-checks", json={**body, "seed": "g"}).json()
+    sums = [sum(d["value"] for d in dice) for dice in group["dice"]]
+    assert group["scores"] == [sums[0] + 2, sums[1] + 1]
+    assert group["total"] == sum(group["scores"]) and group["success"] == (group["total"] >= 12)
+    assert group["odds"]["success"]["fraction"] == "13/20"
+    assert group["odds"]["exact"] is False
+    assert group["odds"]["error_bound"]["float"] <= 1e-12
+    majority = {**body, "rules": {"group_mode": "majority"}, "dc": 4}
+    query = """query($m: [JSON!]!, $r: JSON) {
+      mazeGroupCheck(members: $m, dc: 4, rules: $r, seed: "g") {
+        ... on MazeGroup { mode success odds { exact success { fraction } } }
+      }
+    }"""
+    data = graphql(client, query, m=majority["members"], r=majority["rules"])
+    # At least one of two reaches 4: d10+2 misses on a 1 (1/10), d8+1 on 1–2 (2/8): 39/40.
+    assert data["mazeGroupCheck"]["odds"] == {"exact": True, "success": {"fraction": "39/40"}}
+
+
+def test_rules_and_content_packs_reach_graphql_and_rest(client: httpx.Client) -> None:
+    """TAKING HALF ("automatically have a success") as a table setting, and a trait BONUS
+    (blank in the text) from a content pack: +2 to Combat raises the total by 2."""
+    query = """query($r: JSON, $p: JSON, $c: JSON!) {
+      half: mazeCheck(die: 12, modifier: 6, dc: 3, takeHalf: true, rules: $r) {
+        ... on MazeCheck { band }
+      }
+      default: mazeCheck(die: 12, modifier: 6, dc: 3, takeHalf: true) {
+        ... on MazeCheck { band }
+      }
+      odds: mazeCheckOdds(die: 12, modifier: 6, dc: 3, rules: $r) {
+        ... on MazeCheckOdds { half { band } }
+      }
+      brawl: mazeCheck(character: $c, skill: "Combat", contentPack: $p, seed: "b") {
+        ... on MazeCheck { total dice { value } }
+      }
+      valid: mazeValidateCharacter(character: $c, contentPack: $p, rules: $r) {
+        ... on MazeValidation { valid }
+      }
+    }"""
+    pack = {
+        "name": "p",
+        "traits": [
+            {"name": "Brawler", "kind": "personality", "bonus": {"skill_modifiers": {"Combat": 2}}}
+        ],
+    }
+    hero = {"name": "V", "abilities": ABILITIES, "skills": {"Combat": 1}, "traits": ["Brawler"]}
+    data = graphql(client, query, r={"half_level": "margin"}, p=pack, c=hero)
+    assert data["half"] == {"band": "incredible_success"}
+    assert data["default"] == {"band": "success"}
+    assert data["odds"] == {"half": {"band": "incredible_success"}}
+    brawl = data["brawl"]
+    assert brawl["total"] == sum(d["value"] for d in brawl["dice"]) + 1 + 2
+    assert data["valid"] == {"valid": True}
+    rest = client.post(
+        "/v1/maze/checks",
+        json={"character": hero, "skill": "Combat", "content_pack": pack, "seed": "b"},
+    )
+    assert rest.json()["total"] == brawl["total"]
+
+
+def test_tokens_on_an_automatic_failure_are_refused(client: httpx.Client) -> None:
+    """Contentment: the first Ready check "automatically become[s] a Failure"."""
+    body = {"die": 10, "dc": 5, "effects": ["contentment"], "tokens": 3}
+    response = client.post("/v1/maze/checks", json=body)
+    assert response.status_code == 422 and response.json()["code"] == "tokens_not_allowed"
+
+
+def test_opposed_odds_between_two_rolling_sides_are_exact(client: httpx.Client) -> None:
+    """OPPOSED ROLL: PC vs NPC with two d10s: ties (1/11) go to the PC, 6/11."""
+    body = {"first": {"die": 10}, "second": {"die": 10, "is_pc": False}, "seed": "o"}
+    odds = client.post("/v1/maze/opposed", json=body).json()["odds"]
+    assert odds["first_wins"]["fraction"] == "6/11"
+    assert odds["tie_per_round"]["fraction"] == "1/11"

@@ -43,7 +43,7 @@ def test_rest_attack_and_its_odds(client: httpx.Client) -> None:
     assert a["hit"] == (a["total"] > 6)
     odds = client.post("/v1/mazerats/attacks/odds", json={"combat_bonus": 1, "ac": 6}).json()
     assert odds["hit"]["fraction"] == "13/18"
-    assert odds["damage"][0] == {"damage": 0, "fraction": "5/18", "probability": 5 / 18}
+    assert odds["damage"][0] == {"damage": 0, "fraction": "5/18", "float": 5 / 18}
 
 
 def test_rest_ranged_attack_in_close_combat_is_a_problem(client: httpx.Client) -> None:
@@ -113,7 +113,9 @@ def test_graphql_attack_odds_and_problem(client: httpx.Client) -> None:
         client,
         """{
           mazeRatsAttackOdds(combatBonus: 1, ac: 6, heavyWeapon: true) {
-            ... on MazeRatsAttackOdds { hit { fraction } meanDamage damage { damage fraction } }
+            ... on MazeRatsAttackOdds {
+              hit { fraction } meanDamage damage { damage chance { fraction } }
+            }
           }
           mazeRatsAttack(ranged: true, inCloseCombat: true) { ... on Problem { code } }
           mazeRatsOpposedSaveOdds { ... on MazeRatsOpposedOdds { tie { fraction } } }
@@ -121,7 +123,7 @@ def test_graphql_attack_odds_and_problem(client: httpx.Client) -> None:
     )
     odds = data["mazeRatsAttackOdds"]
     assert odds["hit"]["fraction"] == "13/18" and odds["meanDamage"] == "3/1"
-    assert odds["damage"][-1] == {"damage": 8, "fraction": "1/36"}
+    assert odds["damage"][-1] == {"damage": 8, "chance": {"fraction": "1/36"}}
     assert data["mazeRatsAttack"] == {"code": "ranged_in_close_combat"}
     assert data["mazeRatsOpposedSaveOdds"]["tie"]["fraction"] == "73/648"
 
@@ -156,3 +158,138 @@ def test_graphql_sigils_spell_cost_market_and_hirelings(client: httpx.Client) ->
     assert data["mazeRatsSpellCost"] == {"cost": 2, "tier": "minor", "corruptionSave": True}
     assert data["mazeRatsMarket"][0]["name"] == "Light Weapon"
     assert len(data["mazeRatsHirelings"]) == 6
+
+
+def post(client: httpx.Client, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post(f"/v1/mazerats/{path}", json=body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def refused(client: httpx.Client, path: str, body: dict[str, Any], code: str) -> None:
+    response = client.post(f"/v1/mazerats/{path}", json=body)
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    assert response.json()["code"] == code
+
+
+def test_rest_reactions_morale_and_initiative(client: httpx.Client) -> None:
+    """'the party leader may make a WIL save to determine if they are cooperative'"""
+    reaction = post(client, "reactions", {"leader_will": 1, "seed": "r"})
+    assert reaction["cooperative"] == reaction["save"]["success"]
+    assert reaction["cooperative_odds"] == {"fraction": "5/12", "float": 5 / 12}
+    assert reaction == post(client, "reactions", {"leader_will": 1, "seed": "r"})
+    # "their leader or half of their group is defeated, they lose half of their HP"
+    calm = post(client, "morale", {"group_size": 4, "defeated": 1, "seed": "m"})
+    assert (calm["due"], calm["morale"]) == (False, None)
+    broken = post(client, "morale", {"group_size": 4, "defeated": 2, "seed": "m"})
+    assert broken["due"] and broken["morale"]["holds"] == broken["morale"]["save"]["success"]
+    # "If one group surprises another, it gains initiative and acts first."
+    first = post(client, "initiative", {"surprised": "party", "surprised_wills": [0, 2]})
+    assert (first["first"], first["by_surprise"], len(first["surprised"])) == (
+        "opponents",
+        True,
+        2,
+    )
+
+
+def test_rest_healing_is_half_the_damage_once_a_day(client: httpx.Client) -> None:
+    """'Heal half your damage (rounded up) by eating a ration during a rest ... Each works
+    once per day.'"""
+    healed = post(client, "healing", {"method": "ration", "hp": 1, "max_hp": 6, "resting": True})
+    assert (healed["healed"], healed["hp"], healed["used_today"]) == (3, 4, ["ration"])
+    body = {"method": "ration", "hp": 1, "max_hp": 6, "resting": True, "used_today": ["ration"]}
+    refused(client, "healing", body, "healing_used_today")
+    bandage = post(client, "healing", {"method": "bandage", "hp": 2, "max_hp": 6, "seed": "b"})
+    assert bandage["healed"] == (2 if bandage["save"]["success"] else 0)
+    refused(client, "healing", {"method": "magic", "hp": 1, "max_hp": 6}, "magic_cannot_heal")
+
+
+def test_rest_levels_level_ups_and_sigil_slots(client: httpx.Client) -> None:
+    """The XP table: '12 4 Gain an additional Sigil slot'; 'excess sigils are overwritten'."""
+    level = post(client, "levels", {"xp": 12})
+    assert (level["level"], level["max_hp"], level["sigil_slots"]) == (4, 12, 2)
+    up = post(client, "level-ups", {"level": 2, "choice": "combat_bonus", "combat_bonus": 1})
+    assert (up["level"], up["combat_bonus"], up["max_hp"]) == (3, 2, 10)
+    maxed = {"level": 1, "ability": "STR", "abilities": {"strength": 3}}
+    refused(client, "level-ups", maxed, "ability_at_max")
+    kept = post(client, "sigil-slots", {"borne": ["Old"], "new": ["New"], "level": 1})
+    assert (kept["kept"], kept["lost"], kept["slots"]) == (["New"], ["Old"], 1)
+
+
+def test_rest_turns_and_attacks_against_gear(client: httpx.Client) -> None:
+    """'as long as they are not wearing heavy armor'; 'Ranged attacks are prohibited in close
+    combat'; 'heavy armor provides +2 AC'."""
+    assert post(client, "turns", {"actions": ["attack", "move"]})["actions_spent"] == 2
+    refused(client, "turns", {"actions": ["maneuver"], "armor": "heavy"}, "maneuver_in_heavy_armor")
+    ranged = {"actions": ["attack"], "ranged": True, "in_close_combat": True}
+    refused(client, "turns", ranged, "ranged_in_close_combat")
+    odds = post(client, "attacks/odds", {"gear": {"armor": "heavy", "shield": True}})
+    assert (odds["ac"], odds["hit"]["fraction"]) == (9, "5/18")  # 2d6 >= 9
+    attack = post(client, "attacks", {"gear": {"armor": "light"}, "seed": "g"})
+    assert attack["ac"] == 7
+
+
+def test_rest_refuses_booleans_and_strings_for_integers(client: httpx.Client) -> None:
+    """'Ability scores may never rise higher than +3' — scores are integers, not true or "1"."""
+    refused(client, "saves/odds", {"ability": True}, "invalid_request")
+    refused(client, "saves/odds", {"ability": "1"}, "invalid_request")
+    assert post(client, "saves", {"risk": "safe"})["success"] is True
+
+
+def test_graphql_play_queries(client: httpx.Client) -> None:
+    """Reactions, morale, initiative, healing, levels, sigils and turns over GraphQL."""
+    data = gql(
+        client,
+        """{
+          mazeRatsReaction(leaderWill: 0, seed: "r") {
+            ... on MazeRatsReaction { cooperative cooperativeOdds { fraction } save { success } }
+          }
+          mazeRatsMorale(leaderDefeated: true, seed: "m") {
+            ... on MazeRatsMorale { due holds save { success } }
+          }
+          mazeRatsInitiative(surprised: "opponents") { ... on MazeRatsInitiative { first } }
+          mazeRatsHeal(hp: 1, maxHp: 6, method: "ration", resting: true) {
+            ... on MazeRatsHealing { healed hp usedToday }
+          }
+          mazeRatsLevel(xp: 20) { ... on MazeRatsStanding { level paths features } }
+          mazeRatsLevelUp(level: 2, choice: "ability", ability: "DEX") {
+            ... on MazeRatsAdvancement { level dexterity combatBonus }
+          }
+          mazeRatsInscribe(borne: ["A"], new: ["B", "C"], slots: 2) {
+            ... on MazeRatsInscription { kept lost }
+          }
+          mazeRatsTurn(actions: ["maneuver"], armor: "heavy") { ... on Problem { code } }
+          gear: mazeRatsAttackOdds(gear: {armor: "light", shield: true}) {
+            ... on MazeRatsAttackOdds { hit { fraction float } }
+          }
+        }""",
+    )
+    reaction = data["mazeRatsReaction"]
+    assert reaction["cooperative"] == reaction["save"]["success"]
+    assert reaction["cooperativeOdds"]["fraction"] == "5/18"
+    morale = data["mazeRatsMorale"]
+    assert morale["due"] and morale["holds"] == morale["save"]["success"]
+    assert data["mazeRatsInitiative"]["first"] == "party"
+    assert data["mazeRatsHeal"] == {"healed": 3, "hp": 4, "usedToday": ["ration"]}
+    assert data["mazeRatsLevel"]["level"] == 5 and data["mazeRatsLevel"]["paths"] == 2
+    assert data["mazeRatsLevelUp"] == {"level": 3, "dexterity": 1, "combatBonus": 1}
+    assert data["mazeRatsInscribe"] == {"kept": ["B", "C"], "lost": ["A"]}
+    assert data["mazeRatsTurn"] == {"code": "maneuver_in_heavy_armor"}
+    assert data["gear"]["hit"]["fraction"] == "5/12"
+
+
+def test_graphql_refusals_name_the_argument_and_cap_the_seed(client: httpx.Client) -> None:
+    """Problems name the GraphQL argument in camelCase; seeds are capped at 256 characters."""
+    data = gql(
+        client,
+        f"""{{
+          bonus: mazeRatsOpposedSaveOdds(attackerBonus: 9) {{ ... on Problem {{ code field }} }}
+          seed: mazeRatsSave(seed: "{"s" * 257}") {{ ... on Problem {{ code field }} }}
+          heal: mazeRatsHeal(hp: 9, maxHp: 6) {{ ... on Problem {{ code }} }}
+        }}""",
+    )
+    assert data["bonus"] == {"code": "invalid_request", "field": "attackerBonus"}
+    assert data["seed"] == {"code": "invalid_request", "field": "seed"}
+    assert data["heal"] == {"code": "hp_out_of_range"}

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import strawberry
 
-from api.graphql.haze.chance import HazeChance
+from api.graphql.chance import Chance
 from api.graphql.haze.rate_point import HazeRatePoint
 from services.haze import ActionOdds
 
 
-@strawberry.type(description="Exact P(success), P(fumble), P(failure), success-rate law.")
+@strawberry.type(
+    description="Exact P(success), P(failure), the fumble as its own bucket, and the "
+    "success-rate law of the nine other faces (Σ successRate + fumble = 1)."
+)
 class HazeActionOdds:
     target: int
     difficulty: int
     arbitrary: bool
-    success: HazeChance
-    fumble: HazeChance
-    failure: HazeChance
+    success: Chance
+    fumble: Chance
+    fumble_success_rate: int | None
+    fumble_succeeds: bool
+    failure: Chance
     success_rate: list[HazeRatePoint]
 
     @classmethod
@@ -26,10 +31,10 @@ class HazeActionOdds:
             target=odds.target,
             difficulty=odds.difficulty,
             arbitrary=odds.arbitrary,
-            success=HazeChance.from_domain(odds.success),
-            fumble=HazeChance.from_domain(odds.fumble),
-            failure=HazeChance.from_domain(odds.failure),
-            success_rate=[
-                HazeRatePoint.from_domain(v, p) for v, p in sorted(odds.success_rate.items())
-            ],
+            success=Chance.from_fraction(odds.success),
+            fumble=Chance.from_fraction(odds.fumble),
+            fumble_success_rate=odds.fumble_success_rate,
+            fumble_succeeds=odds.fumble_succeeds,
+            failure=Chance.from_fraction(odds.failure),
+            success_rate=[HazeRatePoint.from_domain(v, p) for v, p in odds.success_rate.items()],
         )

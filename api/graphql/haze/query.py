@@ -11,6 +11,7 @@ from strawberry.scalars import JSON
 
 from api.graphql.haze.action_odds import HazeActionOdds
 from api.graphql.haze.action_result import HazeActionResult
+from api.graphql.haze.combat_query import HazeCombatQuery
 from api.graphql.haze.complex_action import HazeComplexAction
 from api.graphql.haze.effect_dice import HazeEffectDice
 from api.graphql.haze.exhaustion import HazeExhaustion
@@ -27,9 +28,10 @@ from api.graphql.haze.payloads import (
     HazeEffectDicePayload,
     HazeExhaustionPayload,
 )
+from api.graphql.haze.validate import Invalid, checked, seed_or_new, table_rules
+from api.graphql.mazerats.answer import graphql_problem
 from api.graphql.problem import Problem
-from api.models import RequestModel, Seed
-from services.dice import new_seed, seeded_rng
+from services.dice import seeded_rng
 from services.haze import (
     ActionSpec,
     Aspect,
@@ -40,7 +42,6 @@ from services.haze import (
     Participant,
     RoundResult,
     action_odds,
-    effect_dice,
     effect_dice_for,
     play_round,
     roll_action,
@@ -49,8 +50,10 @@ from services.haze import (
 )
 from services.haze import end_round as close_round
 from services.haze import give_up as stop_trying
+from services.haze.complex_round import check_participants
+from services.haze.requests import EffectRequest
 
-RULES_HELP = "Table settings (HazeRules fields, snake_case); omitted fields keep the defaults."
+RULES_HELP = "Table settings (HazeRules fields, camelCase or snake_case); omitted keep defaults."
 
 
 RulesArg = Annotated[JSON | None, strawberry.argument(description=RULES_HELP)]
@@ -59,26 +62,15 @@ ArbitraryArg = Annotated[
 ]
 
 
-class _Seeded(RequestModel):
-    """The bounds of a seed argument, as REST checks them."""
-
-    seed: Seed | None = None
-
-
-def _rules(rules: JSON | None) -> HazeRules:
-    return HazeRules.model_validate(rules if rules is not None else {})
-
-
-def _seed(seed: str | None) -> str:
-    checked = _Seeded(seed=seed).seed
-    return checked if checked is not None else new_seed()
-
-
 _ASPECTS: TypeAdapter[list[Aspect]] = TypeAdapter(list[Aspect])
 
 
 def _spend_all(pools: Exhaustion, aspects: list[str]) -> Exhaustion:
-    for aspect in _ASPECTS.validate_python(aspects):
+    try:
+        valid = _ASPECTS.validate_python(aspects)
+    except ValidationError as exc:
+        raise Invalid(graphql_problem(exc, "actions")) from None
+    for aspect in valid:
         pools = spend(pools, aspect)
     return pools
 
@@ -86,6 +78,7 @@ def _spend_all(pools: Exhaustion, aspects: list[str]) -> Exhaustion:
 def _complex_round(
     state: ComplexAction, people: list[Participant], stop: bool, seed: str, rules: HazeRules
 ) -> RoundResult:
+    check_participants(people)
     if stop:
         ended = stop_trying(state)
         return RoundResult(action=ended, participants=people, rolls=[None] * len(people))
@@ -93,7 +86,7 @@ def _complex_round(
 
 
 @strawberry.type
-class HazeQuery:
+class HazeQuery(HazeCombatQuery):
     @strawberry.field(description="Roll an action (d10 ≤ ability + skill); replay with the seed.")
     def haze_action(
         self,
@@ -103,13 +96,13 @@ class HazeQuery:
         rules: RulesArg = None,
     ) -> HazeActionPayload:
         try:
-            spec = ActionSpec.model_validate(action.to_dict())
-            table = _rules(rules)
-            used = _seed(seed)
+            spec = checked(ActionSpec, action.to_dict(), "action")
+            table = table_rules(rules)
+            used = seed_or_new(seed)
             outcome = roll_action(spec, seeded_rng(used), table, take_arbitrary=arbitrary)
             dice = effect_dice_for(spec, table)
-        except ValidationError as exc:
-            return Problem.from_validation(exc)
+        except Invalid as exc:
+            return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
         return HazeActionResult.from_domain(outcome, dice, used)
@@ -122,25 +115,34 @@ class HazeQuery:
         rules: RulesArg = None,
     ) -> HazeActionOddsPayload:
         try:
-            spec = ActionSpec.model_validate(action.to_dict())
-            odds = action_odds(spec, _rules(rules), take_arbitrary=arbitrary)
-        except ValidationError as exc:
-            return Problem.from_validation(exc)
+            spec = checked(ActionSpec, action.to_dict(), "action")
+            odds = action_odds(spec, table_rules(rules), take_arbitrary=arbitrary)
+        except Invalid as exc:
+            return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
         return HazeActionOdds.from_domain(odds)
 
     @strawberry.field(description="Roll ⌊(ability + skill)/2⌋ + modifiers effect dice.")
     async def haze_effect_dice(
-        self, ability: int, skill: int = 0, modifiers: int = 0, seed: str | None = None
+        self,
+        ability: int,
+        skill: int = 0,
+        modifiers: int = 0,
+        unskilled: bool = False,
+        related_skill: bool = False,
+        seed: str | None = None,
+        rules: RulesArg = None,
     ) -> HazeEffectDicePayload:
         try:
-            spec = ActionSpec(ability=ability, skill=skill, effect_modifier=modifiers)
-            used = _seed(seed)
-            dice = effect_dice(spec.ability, spec.skill, spec.effect_modifier)
+            body = checked(EffectRequest, {"ability": ability, "skill": skill,
+                "modifiers": modifiers, "unskilled": unskilled, "related_skill": related_skill,
+                "rules": table_rules(rules), "seed": seed})  # fmt: skip
+            used = seed_or_new(body.seed)
+            dice = body.count()
             effect = await run_in_threadpool(roll_effect, dice, seeded_rng(used))
-        except ValidationError as exc:
-            return Problem.from_validation(exc)
+        except Invalid as exc:
+            return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
         return HazeEffectDice.from_domain(effect, used)
@@ -155,12 +157,15 @@ class HazeQuery:
         rules: RulesArg = None,
     ) -> HazeComplexActionPayload:
         try:
-            state = ComplexAction.model_validate(action.to_dict())
-            people = [Participant.model_validate(p.to_dict()) for p in participants]
-            used = _seed(seed)
-            result = _complex_round(state, people, give_up, used, _rules(rules))
-        except ValidationError as exc:
-            return Problem.from_validation(exc)
+            state = checked(ComplexAction, action.to_dict(), "action")
+            people = [
+                checked(Participant, p.to_dict(), f"participants.{i}")
+                for i, p in enumerate(participants)
+            ]
+            used = seed_or_new(seed)
+            result = _complex_round(state, people, give_up, used, table_rules(rules))
+        except Invalid as exc:
+            return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
         return HazeComplexAction.from_domain(result, used)
@@ -174,13 +179,13 @@ class HazeQuery:
         rules: RulesArg = None,
     ) -> HazeExhaustionPayload:
         try:
-            pools = Exhaustion.model_validate(state.to_dict())
-            table = _rules(rules)
+            pools = checked(Exhaustion, state.to_dict(), "state")
+            table = table_rules(rules)
             pools = _spend_all(pools, actions or [])
             if end_round:
                 pools = close_round(pools, table)
-        except ValidationError as exc:
-            return Problem.from_validation(exc)
+        except Invalid as exc:
+            return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
         return HazeExhaustion.from_domain(pools)

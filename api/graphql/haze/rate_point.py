@@ -6,14 +6,15 @@ from fractions import Fraction
 
 import strawberry
 
+from api.graphql.chance import Chance
 
-@strawberry.type(description="P(success rate = value), as an exact fraction and a float.")
+
+@strawberry.type(description="P(success rate = value) on a face other than the fumble.")
 class HazeRatePoint:
     value: int
-    probability: str
-    float: float
+    chance: Chance
 
     @classmethod
     def from_domain(cls, value: int, p: Fraction) -> HazeRatePoint:
         """One point of the success-rate distribution."""
-        return cls(value=value, probability=f"{p.numerator}/{p.denominator}", float=float(p))
+        return cls(value=value, chance=Chance.from_fraction(p))

@@ -12,6 +12,7 @@ from strawberry.scalars import JSON
 from api.graphql.maze.check import MazeCheck
 from api.graphql.maze.check_odds import MazeCheckOdds
 from api.graphql.maze.damage import MazeDamage
+from api.graphql.maze.kinds import maze_group_check, maze_loot_check, maze_loot_odds, present
 from api.graphql.maze.opposed import MazeOpposed
 from api.graphql.maze.payloads import (
     MazeCheckOddsPayload,
@@ -28,11 +29,6 @@ from services.dice import new_seed, seeded_rng
 from services.maze import usecases
 from services.maze.errors import MazeError
 from services.maze.requests import CheckRequest, DamageRequest, OpposedRequest, ValidateRequest
-
-
-def _present(**values: Any) -> dict[str, Any]:
-    # Omitted GraphQL arguments fall back to the pydantic model's defaults.
-    return {k: v for k, v in values.items() if v is not None}
 
 
 @strawberry.type
@@ -56,9 +52,11 @@ class MazeQuery:
         tokens: int | None = None,
         take_half: bool | None = None,
         claim_tunnel_vision: bool | None = None,
+        rules: JSON | None = None,
+        content_pack: JSON | None = None,
         seed: str | None = None,
     ) -> MazeCheckPayload:
-        args = _present(**{k: v for k, v in locals().items() if k not in ("self", "seed")})
+        args = present(**{k: v for k, v in locals().items() if k not in ("self", "seed")})
         used = seed or new_seed()
         try:
             request = CheckRequest.model_validate(args)
@@ -82,8 +80,10 @@ class MazeQuery:
         character: JSON | None = None,
         skill: str | None = None,
         claim_tunnel_vision: bool | None = None,
+        rules: JSON | None = None,
+        content_pack: JSON | None = None,
     ) -> MazeCheckOddsPayload:
-        args = _present(**{k: v for k, v in locals().items() if k != "self"})
+        args = present(**{k: v for k, v in locals().items() if k != "self"})
         try:
             odds = usecases.odds_of_check(CheckRequest.model_validate(args))
         except ValidationError as exc:
@@ -103,9 +103,11 @@ class MazeQuery:
         character: JSON | None = None,
         tokens: int | None = None,
         take_half: bool | None = None,
+        rules: JSON | None = None,
+        content_pack: JSON | None = None,
         seed: str | None = None,
     ) -> MazeDamagePayload:
-        args = _present(**{k: v for k, v in locals().items() if k not in ("self", "seed")})
+        args = present(**{k: v for k, v in locals().items() if k not in ("self", "seed")})
         used = seed or new_seed()
         try:
             request = DamageRequest.model_validate(args)
@@ -136,15 +138,38 @@ class MazeQuery:
 
     @strawberry.field(description="Every rule a character (and its party) breaks.")
     def maze_validate_character(
-        self, character: JSON, party: list[JSON] | None = None, creation: bool = False
+        self,
+        character: JSON,
+        party: list[JSON] | None = None,
+        creation: bool = False,
+        rules: JSON | None = None,
+        content_pack: JSON | None = None,
     ) -> MazeValidationPayload:
+        args = present(
+            character=character,
+            party=party,
+            creation=creation,
+            rules=rules,
+            content_pack=content_pack,
+        )
         try:
-            request = ValidateRequest.model_validate(
-                {"character": character, "party": party or [], "creation": creation}
-            )
+            issues = usecases.validate(ValidateRequest.model_validate(args))
         except ValidationError as exc:
             return Problem.from_validation(exc)
-        return MazeValidation.from_domain(usecases.validate(request))
+        except MazeError as exc:
+            return Problem.from_domain(exc)
+        return MazeValidation.from_domain(issues)
+
+    maze_loot_check = strawberry.field(
+        resolver=maze_loot_check, description="Roll a loot check: the class of loot it gives."
+    )
+    maze_loot_odds = strawberry.field(
+        resolver=maze_loot_odds, description="The exact probability of each class of loot."
+    )
+    maze_group_check = strawberry.field(
+        resolver=maze_group_check,
+        description="Roll a group check against a collective DC, with the group's odds.",
+    )
 
     @strawberry.field(description="The default skills and the abilities they roll.")
     def maze_skills(self) -> list[MazeSkill]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import strawberry
 
+from api.graphql.chance import Chance
 from api.graphql.maze.half import MazeHalf
 from api.graphql.maze.outcome_odds import MazeOutcomeOdds
-from api.graphql.maze.probability import MazeProbability
 from services.maze.odds import CheckOdds
 
 
@@ -15,7 +15,7 @@ class MazeCheckOdds:
     die: int
     modifier: int
     dc: int
-    success: MazeProbability
+    success: Chance
     bands: list[MazeOutcomeOdds]
     half: MazeHalf | None
 
@@ -26,7 +26,7 @@ class MazeCheckOdds:
             die=odds.spec.die,
             modifier=odds.spec.modifier,
             dc=odds.spec.dc,
-            success=MazeProbability.from_domain(odds.success),
+            success=Chance.from_fraction(odds.success),
             bands=[MazeOutcomeOdds.from_domain(b.value, p) for b, p in odds.bands.items()],
             half=MazeHalf.from_domain(odds.half) if odds.half else None,
         )

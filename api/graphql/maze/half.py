@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from api.graphql.maze.probability import MazeProbability
+from api.graphql.chance import Chance
 from services.maze.odds import HalfComparison
 
 
@@ -14,9 +14,9 @@ class MazeHalf:
     score: int
     band: str | None
     beats_rolling: bool
-    p_roll_better: MazeProbability
-    p_roll_same: MazeProbability
-    p_roll_worse: MazeProbability
+    p_roll_better: Chance
+    p_roll_same: Chance
+    p_roll_worse: Chance
 
     @classmethod
     def from_domain(cls, half: HalfComparison) -> MazeHalf:
@@ -26,7 +26,7 @@ class MazeHalf:
             score=half.score,
             band=half.band.value if half.band else None,
             beats_rolling=half.beats_rolling,
-            p_roll_better=MazeProbability.from_domain(half.p_roll_better),
-            p_roll_same=MazeProbability.from_domain(half.p_roll_same),
-            p_roll_worse=MazeProbability.from_domain(half.p_roll_worse),
+            p_roll_better=Chance.from_fraction(half.p_roll_better),
+            p_roll_same=Chance.from_fraction(half.p_roll_same),
+            p_roll_worse=Chance.from_fraction(half.p_roll_worse),
         )

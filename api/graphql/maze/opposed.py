@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from api.graphql.maze.probability import MazeProbability
+from api.graphql.chance import Chance
 from services.maze.opposed import OpposedOdds, OpposedOutcome
 
 
@@ -14,9 +14,9 @@ class MazeOpposed:
     winner: int
     rounds: list[list[int]]
     decided_by_tie_rule: bool
-    p_first_wins: MazeProbability
-    p_second_wins: MazeProbability
-    error_bound: MazeProbability
+    p_first_wins: Chance
+    p_second_wins: Chance
+    p_tie_per_round: Chance
 
     @classmethod
     def from_domain(cls, outcome: OpposedOutcome, odds: OpposedOdds, seed: str) -> MazeOpposed:
@@ -26,7 +26,7 @@ class MazeOpposed:
             winner=outcome.winner,
             rounds=[list(r) for r in outcome.rounds],
             decided_by_tie_rule=outcome.decided_by_tie_rule,
-            p_first_wins=MazeProbability.from_domain(odds.p_first_wins),
-            p_second_wins=MazeProbability.from_domain(odds.p_second_wins),
-            error_bound=MazeProbability.from_domain(odds.error_bound),
+            p_first_wins=Chance.from_fraction(odds.p_first_wins),
+            p_second_wins=Chance.from_fraction(odds.p_second_wins),
+            p_tie_per_round=Chance.from_fraction(odds.p_tie_per_round),
         )

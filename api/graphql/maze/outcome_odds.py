@@ -6,15 +6,15 @@ from fractions import Fraction
 
 import strawberry
 
-from api.graphql.maze.probability import MazeProbability
+from api.graphql.chance import Chance
 
 
 @strawberry.type(description="The exact probability of one named outcome.")
 class MazeOutcomeOdds:
     outcome: str
-    probability: MazeProbability
+    probability: Chance
 
     @classmethod
     def from_domain(cls, outcome: str, p: Fraction) -> MazeOutcomeOdds:
         """From an outcome name and its exact probability."""
-        return cls(outcome=outcome, probability=MazeProbability.from_domain(p))
+        return cls(outcome=outcome, probability=Chance.from_fraction(p))

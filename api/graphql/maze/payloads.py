@@ -9,6 +9,8 @@ import strawberry
 from api.graphql.maze.check import MazeCheck
 from api.graphql.maze.check_odds import MazeCheckOdds
 from api.graphql.maze.damage import MazeDamage
+from api.graphql.maze.group import MazeGroup
+from api.graphql.maze.loot import MazeLoot, MazeLootOdds
 from api.graphql.maze.opposed import MazeOpposed
 from api.graphql.maze.validation import MazeValidation
 from api.graphql.problem import Problem
@@ -26,3 +28,8 @@ MazeOpposedPayload: TypeAlias = Annotated[
 MazeValidationPayload: TypeAlias = Annotated[
     MazeValidation | Problem, strawberry.union("MazeValidationPayload")
 ]
+MazeLootPayload: TypeAlias = Annotated[MazeLoot | Problem, strawberry.union("MazeLootPayload")]
+MazeLootOddsPayload: TypeAlias = Annotated[
+    MazeLootOdds | Problem, strawberry.union("MazeLootOddsPayload")
+]
+MazeGroupPayload: TypeAlias = Annotated[MazeGroup | Problem, strawberry.union("MazeGroupPayload")]

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
-
 import strawberry
-from pydantic import ValidationError
 from strawberry.scalars import JSON
 
+from api.graphql.mazerats.answer import answer, args
 from api.graphql.mazerats.attack import MazeRatsAttack
 from api.graphql.mazerats.attack_odds import MazeRatsAttackOdds
 from api.graphql.mazerats.character import MazeRatsCharacter
@@ -25,13 +22,12 @@ from api.graphql.mazerats.payloads import (
     SigilsPayload,
     SpellCostPayload,
 )
+from api.graphql.mazerats.play import MazeRatsGearInput, MazeRatsPlayQuery
 from api.graphql.mazerats.save import MazeRatsSave
 from api.graphql.mazerats.save_odds import MazeRatsSaveOdds
 from api.graphql.mazerats.sigils import MazeRatsSigils
 from api.graphql.mazerats.spell_cost import MazeRatsSpellCost
-from api.graphql.problem import Problem
 from services.dice import new_seed, seeded_rng
-from services.mazerats import MazeRatsError
 from services.mazerats.combat import attack_odds, roll_attack
 from services.mazerats.generator import generate_character
 from services.mazerats.magic import generate_sigils
@@ -50,26 +46,9 @@ from services.mazerats.requests import (
 from services.mazerats.saves import roll_save, save_bonus, save_odds
 from services.mazerats.spells import SpellRequest, spell_cost
 
-T = TypeVar("T")
-
-
-def _answer(build: Callable[[], T]) -> T | Problem:
-    # Arguments become pydantic models inside `build`; refusals are union members.
-    try:
-        return build()
-    except ValidationError as exc:
-        return Problem.from_validation(exc)
-    except MazeRatsError as exc:
-        return Problem.from_domain(exc)
-
-
-def _args(**kwargs: Any) -> dict[str, Any]:
-    # An omitted GraphQL argument takes the model's default.
-    return {k: v for k, v in kwargs.items() if v is not None}
-
 
 @strawberry.type
-class MazeRatsQuery:
+class MazeRatsQuery(MazeRatsPlayQuery):
     @strawberry.field(description="Roll a save: 2d6 + ability (+1 if the path covers it) >= 9.")
     def maze_rats_save(
         self,
@@ -79,25 +58,25 @@ class MazeRatsQuery:
         seed: str | None = None,
     ) -> SavePayload:
         def build() -> MazeRatsSave:
-            a = SaveRequest(**_args(ability=ability, path_covers=path_covers, risk=risk, seed=seed))
+            a = SaveRequest(**args(ability=ability, path_covers=path_covers, risk=risk, seed=seed))
             used = a.seed or new_seed()
             return MazeRatsSave.from_domain(
                 roll_save(seeded_rng(used), a.ability, a.path_covers, a.risk), used
             )
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="The exact chance a save succeeds.")
     def maze_rats_save_odds(
         self, ability: int | None = None, path_covers: bool | None = None
     ) -> SaveOddsPayload:
         def build() -> MazeRatsSaveOdds:
-            a = SaveOddsRequest(**_args(ability=ability, path_covers=path_covers))
+            a = SaveOddsRequest(**args(ability=ability, path_covers=path_covers))
             return MazeRatsSaveOdds.from_domain(
                 save_bonus(a.ability, a.path_covers), save_odds(a.ability, a.path_covers)
             )
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="Roll an opposed save; ties: 'defender' (default) or 'reroll'.")
     def maze_rats_opposed_save(
@@ -109,7 +88,7 @@ class MazeRatsQuery:
     ) -> OpposedSavePayload:
         def build() -> MazeRatsOpposedSave:
             a = OpposedSaveRequest(
-                **_args(
+                **args(
                     attacker_bonus=attacker_bonus,
                     defender_bonus=defender_bonus,
                     ties=ties,
@@ -120,7 +99,7 @@ class MazeRatsQuery:
             result = roll_opposed(seeded_rng(used), a.attacker_bonus, a.defender_bonus, a.ties)
             return MazeRatsOpposedSave.from_domain(result, used)
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="Each side's exact chance to win an opposed save.")
     def maze_rats_opposed_save_odds(
@@ -131,12 +110,12 @@ class MazeRatsQuery:
     ) -> OpposedOddsPayload:
         def build() -> MazeRatsOpposedOdds:
             a = OpposedOddsRequest(
-                **_args(attacker_bonus=attacker_bonus, defender_bonus=defender_bonus, ties=ties)
+                **args(attacker_bonus=attacker_bonus, defender_bonus=defender_bonus, ties=ties)
             )
             odds = opposed_odds(a.attacker_bonus, a.defender_bonus, a.ties)
             return MazeRatsOpposedOdds.from_domain(odds)
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="Roll an attack: 2d6 + Combat Bonus must exceed AC.")
     def maze_rats_attack(
@@ -147,10 +126,12 @@ class MazeRatsQuery:
         ranged: bool | None = None,
         in_close_combat: bool | None = None,
         seed: str | None = None,
+        gear: MazeRatsGearInput | None = None,
     ) -> AttackPayload:
         def build() -> MazeRatsAttack:
             a = AttackRequest(
-                **_args(
+                **args(
+                    gear=gear.to_dict() if gear else None,
                     combat_bonus=combat_bonus,
                     ac=ac,
                     heavy_weapon=heavy_weapon,
@@ -161,11 +142,16 @@ class MazeRatsQuery:
             )
             used = a.seed or new_seed()
             result = roll_attack(
-                seeded_rng(used), a.combat_bonus, a.ac, a.heavy_weapon, a.ranged, a.in_close_combat
+                seeded_rng(used),
+                a.combat_bonus,
+                a.armor_class,
+                a.heavy_weapon,
+                a.ranged,
+                a.in_close_combat,
             )
             return MazeRatsAttack.from_domain(result, used)
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="The exact chance to hit and the damage distribution.")
     def maze_rats_attack_odds(
@@ -173,14 +159,21 @@ class MazeRatsQuery:
         combat_bonus: int | None = None,
         ac: int | None = None,
         heavy_weapon: bool | None = None,
+        gear: MazeRatsGearInput | None = None,
     ) -> AttackOddsPayload:
         def build() -> MazeRatsAttackOdds:
             a = AttackOddsRequest(
-                **_args(combat_bonus=combat_bonus, ac=ac, heavy_weapon=heavy_weapon)
+                **args(
+                    combat_bonus=combat_bonus,
+                    ac=ac,
+                    heavy_weapon=heavy_weapon,
+                    gear=gear.to_dict() if gear else None,
+                )
             )
-            return MazeRatsAttackOdds.from_domain(attack_odds(a.combat_bonus, a.ac, a.heavy_weapon))
+            odds = attack_odds(a.combat_bonus, a.armor_class, a.heavy_weapon)
+            return MazeRatsAttackOdds.from_domain(odds)
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="Generate a character; the same seed gives the same sheet.")
     def maze_rats_character(
@@ -192,7 +185,7 @@ class MazeRatsQuery:
     ) -> CharacterPayload:
         def build() -> MazeRatsCharacter:
             a = CharacterRequest(
-                **_args(seed=seed, name=name, gear_package=gear_package, unique_items=unique_items)
+                **args(seed=seed, name=name, gear_package=gear_package, unique_items=unique_items)
             )
             used = a.seed or new_seed()
             sheet = generate_character(
@@ -204,7 +197,7 @@ class MazeRatsQuery:
             )
             return MazeRatsCharacter.from_domain(sheet)
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="Generate the sigils a shop offers: effect/element + form.")
     def maze_rats_sigils(
@@ -217,13 +210,13 @@ class MazeRatsQuery:
     ) -> SigilsPayload:
         def build() -> MazeRatsSigils:
             a = SigilRequest(
-                **_args(seed=seed, count=count, realm=realm, part=part, mix_realms=mix_realms)
+                **args(seed=seed, count=count, realm=realm, part=part, mix_realms=mix_realms)
             )
             used = a.seed or new_seed()
             found = generate_sigils(seeded_rng(used), a.count, a.realm, a.part, a.mix_realms)
             return MazeRatsSigils.from_domain(found, used)
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(
         description="The HP cost of a spell; `spell` holds the fields of SpellRequest."
@@ -234,7 +227,7 @@ class MazeRatsQuery:
                 spell_cost(SpellRequest.model_validate(spell or {}))
             )
 
-        return _answer(build)
+        return answer(build)
 
     @strawberry.field(description="The market: wares, prices (gold), hands, AC and damage.")
     def maze_rats_market(self) -> JSON:

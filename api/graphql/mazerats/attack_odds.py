@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import strawberry
 
-from api.graphql.mazerats.chance import MazeRatsChance
+from api.graphql.chance import Chance
 from api.graphql.mazerats.damage_point import MazeRatsDamagePoint
 from services.mazerats.combat import AttackOdds
 
 
 @strawberry.type(description="Exact attack odds: hit chance, mean damage and its distribution.")
 class MazeRatsAttackOdds:
-    hit: MazeRatsChance
+    hit: Chance
     mean_damage: str
     damage: list[MazeRatsDamagePoint]
 
@@ -20,7 +20,7 @@ class MazeRatsAttackOdds:
         """Wrap the exact attack odds."""
         m = odds.mean_damage
         return cls(
-            hit=MazeRatsChance.from_domain(odds.hit),
+            hit=Chance.from_fraction(odds.hit),
             mean_damage=f"{m.numerator}/{m.denominator}",
             damage=[MazeRatsDamagePoint.from_domain(d, p) for d, p in odds.damage.items()],
         )

@@ -6,14 +6,15 @@ from fractions import Fraction
 
 import strawberry
 
+from api.graphql.chance import Chance
+
 
 @strawberry.type(description="An amount of damage (0 is a miss) and its exact chance.")
 class MazeRatsDamagePoint:
     damage: int
-    fraction: str
-    probability: float
+    chance: Chance
 
     @classmethod
     def from_domain(cls, damage: int, p: Fraction) -> MazeRatsDamagePoint:
         """Wrap one point of the damage distribution."""
-        return cls(damage=damage, fraction=f"{p.numerator}/{p.denominator}", probability=float(p))
+        return cls(damage=damage, chance=Chance.from_fraction(p))

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import strawberry
 
-from api.graphql.mazerats.chance import MazeRatsChance
+from api.graphql.chance import Chance
 from services.mazerats.opposed import OpposedOdds
 
 
 @strawberry.type(description="Exact chances of an opposed save: attacker, defender, tie.")
 class MazeRatsOpposedOdds:
-    attacker: MazeRatsChance
-    defender: MazeRatsChance
-    tie: MazeRatsChance
+    attacker: Chance
+    defender: Chance
+    tie: Chance
 
     @classmethod
     def from_domain(cls, odds: OpposedOdds) -> MazeRatsOpposedOdds:
         """Wrap the exact odds."""
         return cls(
-            attacker=MazeRatsChance.from_domain(odds.attacker),
-            defender=MazeRatsChance.from_domain(odds.defender),
-            tie=MazeRatsChance.from_domain(odds.tie),
+            attacker=Chance.from_fraction(odds.attacker),
+            defender=Chance.from_fraction(odds.defender),
+            tie=Chance.from_fraction(odds.tie),
         )

@@ -6,15 +6,15 @@ from fractions import Fraction
 
 import strawberry
 
-from api.graphql.mazerats.chance import MazeRatsChance
+from api.graphql.chance import Chance
 
 
 @strawberry.type(description="The exact chance that a save succeeds.")
 class MazeRatsSaveOdds:
     bonus: int
-    success: MazeRatsChance
+    success: Chance
 
     @classmethod
     def from_domain(cls, bonus: int, success: Fraction) -> MazeRatsSaveOdds:
         """Wrap the save bonus and its exact success chance."""
-        return cls(bonus=bonus, success=MazeRatsChance.from_domain(success))
+        return cls(bonus=bonus, success=Chance.from_fraction(success))

@@ -43,6 +43,7 @@ HEAVY_WEAPONS: tuple[str, ...] = ("Spear", "Halberd", "Hammer", "Longsword", "Bo
 # The text's weapon lists do not say which are ranged; these are the ones that shoot or throw.
 RANGED_WEAPONS: frozenset[str] = frozenset({"Throwing Knives", "Sling", "Bow", "Crossbow"})
 
+# Printed as two blocks of 6 rows × 3 columns; "3, 4 ... Lantern" is block 1, column 3.
 ITEMS: tuple[str, ...] = columns_of_six(
     (
         ("Animal Scent", "Cooking Pot", "Grappling Hook"),
@@ -63,6 +64,7 @@ ITEMS: tuple[str, ...] = columns_of_six(
     )
 )
 
+# Printed as one block of 12 rows × 3 columns (no blank line), like the magic tables.
 APPEARANCES: tuple[str, ...] = columns_of_six(
     (
         ("Aquiline", "Bullnecked", "Furrowed"),
@@ -71,9 +73,6 @@ APPEARANCES: tuple[str, ...] = columns_of_six(
         ("Boney", "Corpulent", "Grizzled"),
         ("Brawny", "Craggy", "Haggard"),
         ("Brutish", "Delicate", "Handsome"),
-    )
-) + columns_of_six(
-    (
         ("Ill-favored", "Sinewy", "Towering"),
         ("Lanky", "Slender", "Trim"),
         ("Pudgy", "Slumped", "Weathered"),
@@ -91,9 +90,6 @@ DETAILS: tuple[str, ...] = columns_of_six(
         ("Body Paint", "Cult Insignia", "Faded Finery"),
         ("Braided Hair", "Dark Skinned", "Flogging Scars"),
         ("Bright Silks", "Deerskins", "Hair Ornaments"),
-    )
-) + columns_of_six(
-    (
         ("Haute Couture", "One-Eyed", "Soldier Uniform"),
         ("Hooded Cloak", "Pale Skinned", "Strange Charms"),
         ("Missing Ear", "Perfumed", "Tangled Hair"),

@@ -6,7 +6,11 @@ from collections.abc import Sequence
 
 
 def columns_of_six(block: Sequence[Sequence[str]]) -> tuple[str, ...]:
-    """Read a block printed as rows of columns in column order (each column is one group)."""
+    """Read one printed block column by column, top to bottom; every six entries are a group.
+
+    A 6-row block gives one group per column; a 12-row block gives two per column. This
+    one reading serves every 36-entry table (docs/RULES.md (Maze Rats)).
+    """
     width = len(block[0])
     return tuple(row[c] for c in range(width) for row in block)
 

@@ -15,10 +15,27 @@ def test_the_warrior_hits_four_times_in_five() -> None:
     assert odds.fumble == Fraction(1, 10)
 
 
-def test_the_success_rate_distribution_is_uniform_over_the_faces() -> None:
-    """'Ability + Skill - Dice roll = Success rate'"""
+def test_the_success_rate_distribution_is_uniform_over_the_nine_faces_that_do_not_fumble() -> None:
+    """'Ability + Skill - Dice roll = Success rate'; 'If a player rolls a 10 ... that roll is
+    called a fumble' — the 10 is its own bucket."""
     odds = action_odds(ActionSpec(ability=6, skill=2))
-    assert odds.success_rate == {8 - face: Fraction(1, 10) for face in range(1, 11)}
+    assert odds.success_rate == {8 - face: Fraction(1, 10) for face in range(1, 10)}
+    assert (odds.fumble, odds.fumble_success_rate, odds.fumble_succeeds) == (
+        Fraction(1, 10),
+        -2,
+        False,
+    )
+
+
+def test_at_a_target_of_twelve_the_distribution_agrees_with_the_chance_of_success() -> None:
+    """'a 10 ... is called a fumble': the face 10 (rate +2) is not counted as a success rate."""
+    odds = action_odds(ActionSpec(ability=8, skill=4))
+    assert sum(odds.success_rate.values()) + odds.fumble == 1
+    assert sum(p for v, p in odds.success_rate.items() if v >= 0) == odds.success == Fraction(9, 10)
+    lenient = action_odds(ActionSpec(ability=8, skill=4), HazeRules(fumble_always_fails=False))
+    assert lenient.fumble_succeeds and lenient.fumble_success_rate == 2
+    rates = sum(p for v, p in lenient.success_rate.items() if v >= 0)
+    assert rates + lenient.fumble == lenient.success == 1
 
 
 def test_difficulty_lowers_the_chance() -> None:
@@ -48,10 +65,3 @@ def test_an_arbitrary_success_is_certain() -> None:
     odds = action_odds(ActionSpec(ability=5, skill=4, difficulty=1), take_arbitrary=True)
     assert (odds.success, odds.fumble) == (Fraction(1), Fraction(0))
     assert odds.success_rate == {3: Fraction(1)}
-
-
-def test_odds_serialise_as_fraction_strings_and_floats() -> None:
-    """'The better the success rate is the more effective the AE has been'"""
-    data = action_odds(ActionSpec(ability=6, skill=2)).to_dict()
-    assert data["success"] == {"fraction": "4/5", "float": 0.8}
-    assert data["success_rate"][0] == {"value": -2, "fraction": "1/10", "float": 0.1}

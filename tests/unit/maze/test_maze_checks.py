@@ -77,16 +77,21 @@ def test_taking_half_succeeds_when_half_plus_modifier_meets_the_dc() -> None:
     """ "if half of their die plus any modifier is more than or equal to the DC, they can
     automatically have a success." """
     outcome = resolve_check(CheckSpec(die=8, modifier=2, dc=6), ScriptedRng([]), take_half=True)
-    assert outcome.score == 6 and outcome.band is BandName.SMALL_SUCCESS
+    assert outcome.score == 6 and outcome.band is BandName.SUCCESS
     with pytest.raises(MazeError) as caught:
         resolve_check(CheckSpec(die=8, modifier=2, dc=7), ScriptedRng([]), take_half=True)
     assert caught.value.code == "half_below_dc"
 
 
-def test_the_level_of_taking_half_is_a_setting() -> None:
-    """ "they can automatically have a success": by default the half score's band."""
-    spec = CheckSpec(die=12, modifier=4, dc=5)
-    assert resolve_check(spec, ScriptedRng([]), take_half=True).band is BandName.MAJOR_SUCCESS
+def test_the_level_of_taking_half_is_a_success_by_default_and_a_setting() -> None:
+    """ "they can automatically have a success": by default the chart's Success, never more
+    without a roll (d12+6 vs DC 3 would be +9, Incredible, by its margin)."""
+    spec = CheckSpec(die=12, modifier=6, dc=3)
+    assert resolve_check(spec, ScriptedRng([]), take_half=True).band is BandName.SUCCESS
+    margin = resolve_check(
+        spec, ScriptedRng([]), take_half=True, rules=MazeRules(half_level="margin")
+    )
+    assert margin.band is BandName.INCREDIBLE_SUCCESS
     rules = MazeRules(half_level="small_success")
     outcome = resolve_check(spec, ScriptedRng([]), take_half=True, rules=rules)
     assert outcome.band is BandName.SMALL_SUCCESS
@@ -157,7 +162,8 @@ def test_opposed_odds_against_a_known_total_are_exact() -> None:
     """OPPOSED ROLL against an NPC who "has rolled a 5": d10+1 wins on 4+ (ties go to the
     PC): 7/10."""
     odds = opposed_odds(Side(die=10, modifier=1), Side(total=5, is_pc=False))
-    assert odds.p_first_wins == Fraction(7, 10) and odds.error_bound == 0
+    assert odds.p_first_wins == Fraction(7, 10)
+    assert odds.p_tie_per_round == Fraction(1, 10)
 
 
 def test_group_checks_add_up_against_the_collective_dc() -> None:

@@ -1,0 +1,31 @@
+"""GraphQL: MazeRatsInitiative, the side acting first and surprised characters' saves."""
+
+from __future__ import annotations
+
+import strawberry
+
+from api.graphql.mazerats.save import MazeRatsSave
+from services.mazerats.encounters import Initiative
+from services.mazerats.saves import Save
+
+
+@strawberry.type(description="Who acts first; each surprised character's WIL save and skip.")
+class MazeRatsInitiative:
+    first: str
+    by_surprise: bool
+    surprised_saves: list[MazeRatsSave]
+    skips_first_turn: list[bool]
+    seed: str
+
+    @classmethod
+    def from_domain(
+        cls, initiative: Initiative, skips: list[tuple[Save, bool]], seed: str
+    ) -> MazeRatsInitiative:
+        """Wrap the initiative and the surprised characters' saves."""
+        return cls(
+            first=initiative.first.value,
+            by_surprise=initiative.by_surprise,
+            surprised_saves=[MazeRatsSave.from_domain(s, seed) for s, _ in skips],
+            skips_first_turn=[k for _, k in skips],
+            seed=seed,
+        )

@@ -1,0 +1,104 @@
+"""Inputs of the Haze combat and effect use cases, shared by REST and GraphQL."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from services.haze.abilities import Score
+from services.haze.action import ActionSpec, Level, Modifier, unskilled_check
+from services.haze.effect import MAX_EFFECT_DICE, effect_dice_for
+from services.haze.initiative import Combatant, reaction_penalty
+from services.haze.rules import HazeRules
+
+Seed = Annotated[str, Field(min_length=1, max_length=256)]
+Rate = Annotated[int, Field(ge=-50, le=50)]
+MAX_COMBATANTS = 50
+
+
+class HazeRequest(BaseModel):
+    """Unknown fields are refused and nothing is coerced."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class ReactionRequest(HazeRequest):
+    """An attack, the defender's re-action (or none), and both initiative success rates."""
+
+    attack: ActionSpec
+    defence: ActionSpec | None = None
+    attacker_initiative: Rate | None = None
+    defender_initiative: Rate | None = None
+    rules: HazeRules = Field(default_factory=HazeRules)
+
+    @model_validator(mode="after")
+    def _both_initiatives(self) -> ReactionRequest:
+        if (self.attacker_initiative is None) != (self.defender_initiative is None):
+            raise ValueError("give both initiative success rates or neither")
+        return self
+
+    @property
+    def penalty(self) -> int:
+        """The re-action's penalty: attacker's initiative success rate less the defender's."""
+        if self.attacker_initiative is None or self.defender_initiative is None:
+            return 0
+        return reaction_penalty(self.attacker_initiative, self.defender_initiative)
+
+
+class ReactionRollRequest(ReactionRequest):
+    """Roll an attack and its re-action."""
+
+    seed: Seed | None = None
+
+
+class InitiativeRequest(HazeRequest):
+    """Everyone in the action sequence; in an ambush, the ambushers by name."""
+
+    combatants: list[Combatant] = Field(min_length=1, max_length=MAX_COMBATANTS)
+    ambushers: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(
+        default_factory=list, max_length=MAX_COMBATANTS
+    )
+    rules: HazeRules = Field(default_factory=HazeRules)
+    seed: Seed | None = None
+
+
+class EffectOddsRequest(HazeRequest):
+    """Effect dice by count, or from ability + skill (+ modifiers, unskilled)."""
+
+    dice: int | None = Field(default=None, ge=0, le=MAX_EFFECT_DICE)
+    ability: Score | None = None
+    skill: Level = 0
+    modifiers: Modifier = 0
+    unskilled: bool = False
+    related_skill: bool = False
+    rules: HazeRules = Field(default_factory=HazeRules)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EffectOddsRequest:
+        if (self.dice is None) == (self.ability is None):
+            raise ValueError("give either dice or ability (with skill, modifiers, unskilled)")
+        if self.unskilled and self.skill:
+            raise ValueError("an unskilled action has no skill level")
+        return self
+
+    def count(self) -> int:
+        """How many effect dice: as given, or ⌊(ability + skill)/2⌋ + modifiers."""
+        if self.dice is not None:
+            return self.dice
+        assert self.ability is not None
+        spec = ActionSpec(
+            ability=self.ability,
+            skill=self.skill,
+            unskilled=self.unskilled,
+            related_skill=self.related_skill,
+            effect_modifier=self.modifiers,
+        )
+        unskilled_check(spec)
+        return effect_dice_for(spec, self.rules)
+
+
+class EffectRequest(EffectOddsRequest):
+    """Roll effect dice."""
+
+    seed: Seed | None = None
