@@ -22,6 +22,7 @@ from services.labyrinth import (
     redact,
     spectator_view,
 )
+from services.labyrinth.codec import decode_event, encode_event
 from tests.unit.labyrinth.play import conserved, legal_commands, replay, started
 
 ROUND_DEALS = ENCHANTED_FOREST_V2.model_copy(
@@ -33,6 +34,10 @@ LABEL = re.compile(r"(?:10|[2-9AJQK])[♠♥♣♦]")
 
 def _run(definition: MazeDefinition, seed: int, picks: list[int], members: int) -> None:
     game, rng = started(definition, members, str(seed))
+    # A shadow folded from the events as the store keeps them (JSON and back):
+    # after every event it must equal the state the engine holds.
+    shadow = replay([decode_event(*encode_event(e)) for e in game.events])
+    assert shadow == game.state
     for pick in picks:
         legal = legal_commands(game.state)
         if not legal:
@@ -40,7 +45,9 @@ def _run(definition: MazeDefinition, seed: int, picks: list[int], members: int) 
         state = game.state
         for event in game.do(legal[pick % len(legal)], rng):
             state = evolve(state, event)
+            shadow = evolve(shadow, decode_event(*encode_event(event)))
             assert conserved(state), event
+            assert shadow == state, event
     assert replay(game.events) == game.state
 
 
