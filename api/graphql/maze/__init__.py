@@ -33,10 +33,6 @@ from services.maze.requests import CheckRequest, DamageRequest, OpposedRequest, 
 
 @strawberry.type
 class MazeQuery:
-    @strawberry.field(description="Which rules text this part of the API implements.")
-    def maze_rules_text(self) -> str:
-        return "The Maze"
-
     @strawberry.field(description="Roll a check (die + modifier, or character + skill).")
     async def maze_check(
         self,
