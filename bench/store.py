@@ -11,9 +11,12 @@ What it measures, each line against a baseline timed in the same run:
   redis-py pipeline (the store has no pipelined API, so the bench builds the calls with
   the keys and arguments ``RedisEventStore.append`` uses), against single appends.
 * ``load_10k_session_*``: seconds for ``SessionService.load`` of a labyrinth session of
-  10,000 events played with random legal commands through ``SessionService.execute``:
-  without snapshots (against a bare ``XRANGE`` of the same stream with no decoding), and
-  with the snapshot the service wrote (``snapshot_every=100``) against no snapshots.
+  10,000 events (a maze that cannot be won, played with random legal commands through
+  ``SessionService.execute``, and played on until 50 events follow the last snapshot,
+  the average tail): without snapshots (against a bare ``XRANGE`` of the same stream,
+  fetched but not decoded), and with the snapshot the service wrote
+  (``snapshot_every=100``) against the same load with the snapshot deleted. Every load
+  is checked against a full replay.
 
 Redis: the embedded server (``start_embedded`` on a temporary folder, AOF with
 ``appendfsync everysec``, over a unix socket), or the server ``REDIS_URL`` names; the
@@ -23,8 +26,9 @@ whose keys are deleted at the end.
 Both sides are timed alternately, repeat after repeat, and each keeps its best run
 (``time.perf_counter``, garbage collection off while timing, as in ``timeit``); the
 events a run appends are built before its clock starts. The number of calls per run is
-calibrated so that one run takes about ``RUN_SECONDS``; the whole benchmark takes well
-under a minute and a half.
+calibrated so that one run takes about ``RUN_SECONDS`` (appends: ``REPEATS`` short
+runs, as single round trips are noisy; loads: ``LOAD_REPEATS``). Playing the session
+takes most of the time; the whole benchmark takes about 40 s.
 
 Output: one JSON object per line, with the keys ``bench``, ``case``, ``unit``,
 ``value`` (ours), ``baseline``, ``baseline_value``, ``ratio`` (how many times better
@@ -67,8 +71,9 @@ from services.store.scripts import APPEND
 from services.store.sessions import SessionService
 from tests.unit.labyrinth.play import legal_commands, party
 
-REPEATS = 7
-RUN_SECONDS = 0.2
+REPEATS = 21
+RUN_SECONDS = 0.05
+LOAD_REPEATS = 7
 PIPELINE = 100
 BATCH = 10
 SESSION_EVENTS = 10_000
@@ -138,11 +143,11 @@ def _calls_per_run(side: Side) -> int:
         n *= 10
 
 
-def _best(sides: dict[str, Side]) -> dict[str, float]:
+def _best(sides: dict[str, Side], repeats: int = REPEATS) -> dict[str, float]:
     """Best seconds per call of each side, the sides interleaved within each repeat."""
     counts = {name: _calls_per_run(side) for name, side in sides.items()}
     best = {name: float("inf") for name in sides}
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         for name, side in sides.items():
             best[name] = min(best[name], _time(side, counts[name]) / counts[name])
     return best
@@ -219,9 +224,7 @@ class Bench:
         evalsha, sha = self.client.evalsha, self.raw_sha
 
         def prepare(n: int) -> Callable[[], object]:
-            batches = [
-                [(e.id, e.type, e.data) for e in _new_events(size)] for _ in range(n)
-            ]
+            batches = [[(e.id, e.type, e.data) for e in _new_events(size)] for _ in range(n)]
 
             def run() -> None:
                 for batch in batches:
@@ -245,7 +248,7 @@ class Bench:
         """
         k = self.store.keys
         keys = [k.events(stream.name), k.ids(stream.name), k.all, k.position]
-        script, client = self.store_script, self.client
+        script, client, name = self.store_script, self.client, stream.name
 
         def prepare(n: int) -> Callable[[], object]:
             rounds = [_new_events(PIPELINE) for _ in range(n)]
@@ -254,7 +257,7 @@ class Bench:
                 for events in rounds:
                     pipe = client.pipeline(transaction=False)
                     for i, e in enumerate(events):
-                        args = [stream.name, stream.version + i, 1, e.id, e.type, e.body()]
+                        args: list[Any] = [name, stream.version + i, 1, e.id, e.type, e.body()]
                         script(keys=keys, args=args, client=pipe)
                     replies: list[Any] = pipe.execute()
                     for reply in replies:
@@ -323,9 +326,7 @@ class Bench:
         )
 
     def bench_load(self) -> None:
-        service = SessionService(
-            self.store, LabyrinthAggregate(), snapshot_every=SNAPSHOT_EVERY
-        )
+        service = SessionService(self.store, LabyrinthAggregate(), snapshot_every=SNAPSHOT_EVERY)
         session = "load-10k"
         stream = service.stream(session)
         events = _play(service, session, SESSION_EVENTS)
@@ -363,7 +364,7 @@ class Bench:
 
             return run
 
-        r = _best({"with": loads(True), "without": loads(False), "xrange": raw_read})
+        r = _best({"with": loads(True), "without": loads(False), "xrange": raw_read}, LOAD_REPEATS)
         played = (
             f"{events}-event labyrinth session played with random legal commands through "
             f"SessionService.execute; {self.where}"
@@ -382,7 +383,8 @@ class Bench:
             "s",
             r["with"],
             f"SessionService.load with the snapshots deleted (ours: snapshot_every="
-            f"{SNAPSHOT_EVERY}, snapshot at version {snapshot.version} + tail); {played}",
+            f"{SNAPSHOT_EVERY}: the snapshot at version {snapshot.version} + "
+            f"{events - snapshot.version} events); {played}",
             r["without"],
             None,
             higher_is_better=False,
@@ -404,16 +406,24 @@ def _json(data: dict[str, Any]) -> str:
 
 
 def _play(service: SessionService[MazeState], session: str, at_least: int) -> int:
-    """Play random legal commands on a new session until it holds `at_least` events."""
+    """Play random legal commands on a new session until it holds `at_least` events.
+
+    Play goes on until the events after the service's last snapshot are half of
+    `snapshot_every`, the average tail a load reads (the command that crosses a multiple
+    of `snapshot_every` leaves a snapshot with no tail at all).
+    """
     rng, pick = SimRng(SEED), random.Random(SEED)
+    every = service.snapshot_every
     service.execute(session, StartMaze(definition=ENDLESS, party=party(3)), rng)
     done = service.execute(session, RollInitiative(), rng)
-    state, version = done.state, done.version
-    while version < at_least:
+    state, version, snapshot = done.state, done.version, 0
+    while version < at_least or version - snapshot < every // 2:
         commands = [c for c in legal_commands(state) if c != PARTY_DEFEATED]
         if not commands:
             sys.exit(f"bench/store.py: the endless maze ended after {version} events")
         done = service.execute(session, pick.choice(commands), rng)
+        if done.version // every > version // every:
+            snapshot = done.version
         state, version = done.state, done.version
     return version
 

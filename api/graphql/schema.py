@@ -17,9 +17,10 @@ from api.graphql.context import Context
 from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
-from api.graphql.mutation import Mutation
+from api.graphql.mutation import Mutation as DiceMutation
 from api.graphql.query import DiceQuery
 from api.graphql.scalars import SCALARS
+from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.settings import Settings
 
 
@@ -35,11 +36,13 @@ MAX_ALIASES = 8
 MAX_TOKENS = 2000
 
 # One root type, assembled from each area's queries (each in its own package).
-Query = merge_types("Query", (DiceQuery, MazeQuery, MazeRatsQuery, HazeQuery))
+Query = merge_types("Query", (DiceQuery, MazeQuery, MazeRatsQuery, HazeQuery, SessionQuery))
+Mutation = merge_types("Mutation", (DiceMutation, SessionMutation))
 
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
+    subscription=Subscription,
     scalar_overrides=SCALARS,
     extensions=[
         # Limits before work: a query is refused on its shape before any resolver runs

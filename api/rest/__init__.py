@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import dice, fair, haze, maze, mazerats
+from api.rest import dice, fair, haze, maze, mazerats, sessions
 
 routes: list[BaseRoute] = [
     *dice.routes,
@@ -12,4 +12,5 @@ routes: list[BaseRoute] = [
     *maze.routes,
     *mazerats.routes,
     *haze.routes,
+    *sessions.routes,
 ]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any
 
 import redis
+from redis.exceptions import NoScriptError
 
 from services.store.errors import IdempotencyConflict, InvalidBatch, WrongExpectedVersion
 from services.store.keys import Keys
@@ -22,7 +24,7 @@ class RedisEventStore:
     def __init__(self, client: redis.Redis, tenant: str = "default") -> None:
         self.client = client
         self.keys = Keys(tenant)
-        self._append = client.register_script(APPEND)
+        self._sha = hashlib.sha1(APPEND.encode()).hexdigest()
 
     # -- writing -----------------------------------------------------------------------
 
@@ -34,14 +36,16 @@ class RedisEventStore:
         Retrying an identical batch returns the positions it got the first time; a batch
         sharing only some ids with stored events is refused.
         """
-        _validate(stream, events)
+        bodies = _validate(stream, events)
         k = self.keys
         args: list[Any] = [stream, expected_version, len(events)]
-        for e in events:
-            args += [e.id, e.type, e.body()]
-        reply: Any = self._append(
-            keys=[k.events(stream), k.ids(stream), k.all, k.position], args=args
-        )
+        for e, body in zip(events, bodies, strict=True):
+            args += [e.id, e.type, body]
+        keys = [k.events(stream), k.ids(stream), k.all, k.position]
+        try:
+            reply: Any = self.client.evalsha(self._sha, 4, *keys, *args)
+        except NoScriptError:  # a restarted server forgot it: send the script once
+            reply = self.client.eval(APPEND, 4, *keys, *args)
         tag = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
         if tag in ("ok", "dup"):
             nums = [int(x) for x in reply[1:]]
@@ -123,7 +127,8 @@ def _id(position: int) -> str:
     return f"0-{position}"
 
 
-def _validate(stream: str, events: Sequence[NewEvent]) -> None:
+def _validate(stream: str, events: Sequence[NewEvent]) -> list[str]:
+    """Refuse a batch that can never be written; return the events' JSON bodies."""
     if not stream or any(c in stream for c in "{}"):
         raise InvalidBatch("a stream name is non-empty and has no '{' or '}'")
     if not events:
@@ -133,13 +138,15 @@ def _validate(stream: str, events: Sequence[NewEvent]) -> None:
     ids = [e.id for e in events]
     if len(set(ids)) != len(ids):
         raise InvalidBatch("a batch repeats an event id")
+    bodies = []
     for e in events:
         if not e.id or not e.type:
             raise InvalidBatch("every event needs an id and a type")
         try:
-            e.body()
+            bodies.append(e.body())
         except (TypeError, ValueError) as exc:  # not JSON: refuse the whole batch
             raise InvalidBatch(f"event {e.id!r} has data that is not JSON: {exc}") from exc
+    return bodies
 
 
 def _text(fields: dict[bytes, bytes], name: str) -> str:

@@ -1,0 +1,104 @@
+"""GraphQL: session mutations — create a session, issue role tokens, send commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+from pydantic import TypeAdapter
+from starlette.concurrency import run_in_threadpool
+from strawberry.scalars import JSON
+
+from api.graphql.context import Info
+from api.graphql.sessions.command_result import CommandResult
+from api.graphql.sessions.created_session import CreatedSession
+from api.graphql.sessions.errors import EXPECTED, as_problem
+from api.graphql.sessions.inputs import PartyMemberInput
+from api.graphql.sessions.payloads import (
+    CommandPayload,
+    CreateSessionPayload,
+    SessionTokenPayload,
+)
+from api.graphql.sessions.session_token import SessionToken
+from api.sessions import usecases
+from api.sessions.access import grant_of, now, secret_of, sessions_of
+from api.sessions.commands import CommandBody
+from api.sessions.requests import CreateSession, IssueToken
+
+_COMMAND: TypeAdapter[CommandBody] = TypeAdapter(CommandBody)
+
+
+@strawberry.type
+class SessionMutation:
+    @strawberry.mutation(description="Start a maze (preset or definition) for a party.")
+    async def create_session(
+        self,
+        info: Info,
+        party: list[PartyMemberInput],
+        preset: str | None = None,
+        definition: JSON | None = None,
+        seed: str | None = None,
+        roll_initiative: bool = True,
+    ) -> CreateSessionPayload:
+        conn = info.context["request"]
+        body: dict[str, Any] = {
+            "party": [m.to_dict() for m in party],
+            "roll_initiative": roll_initiative,
+        }
+        body.update(
+            {k: v for k, v in (("preset", preset), ("definition", definition), ("seed", seed)) if v}
+        )
+        try:
+            request = CreateSession.model_validate(body)
+            created = await run_in_threadpool(
+                usecases.create, sessions_of(conn), request, secret_of(conn), now()
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CreatedSession.from_domain(created)
+
+    @strawberry.mutation(description="GM: a token for a player (bound to `member`) or spectator.")
+    async def issue_session_token(
+        self,
+        info: Info,
+        session_id: strawberry.ID,
+        token: str,
+        role: str,
+        member: str | None = None,
+    ) -> SessionTokenPayload:
+        conn = info.context["request"]
+        try:
+            grant = grant_of(conn, str(session_id), token)
+            request = IssueToken.model_validate({"role": role, "member": member})
+            issued = await run_in_threadpool(
+                usecases.issue, sessions_of(conn), grant, request, secret_of(conn), now()
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return SessionToken.from_domain(issued, request)
+
+    @strawberry.mutation(
+        description="Send a command ({type: FlipCard, player, card, ...}) as the token allows."
+    )
+    async def send_command(
+        self,
+        info: Info,
+        session_id: strawberry.ID,
+        token: str,
+        command: JSON,
+        seen_version: int | None = None,
+        command_id: str | None = None,
+    ) -> CommandPayload:
+        conn = info.context["request"]
+        try:
+            grant = grant_of(conn, str(session_id), token)
+            fields = dict(command) if isinstance(command, dict) else {"type": command}
+            if seen_version is not None:
+                fields["seen_version"] = seen_version
+            if command_id is not None:
+                fields["command_id"] = command_id
+            body = _COMMAND.validate_python(fields)
+            result = await run_in_threadpool(usecases.send, sessions_of(conn), grant, body.root)
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CommandResult.from_domain(result)

@@ -1,0 +1,51 @@
+"""GraphQL: the Subscription root — a viewer's events live, over graphql-transport-ws.
+
+The token comes as the `token` argument or, when that is omitted, as `token` in the
+connection_init payload (`{"type": "connection_init", "payload": {"token": "..."}}`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any, cast
+
+import strawberry
+
+from api.graphql.context import Info
+from api.graphql.problem import Problem
+from api.graphql.scalars import Long
+from api.graphql.sessions.errors import EXPECTED, as_problem
+from api.graphql.sessions.payloads import SessionEventPayload
+from api.graphql.sessions.session_event import SessionEvent
+from api.sessions.access import grant_of
+from api.sessions.stream import follow
+
+START = Long(0)  # the beginning of a session: every event
+
+
+def _init_token(info: Info) -> str | None:
+    context = cast(dict[str, Any], info.context)
+    params = context.get("connection_params")
+    token = params.get("token") if isinstance(params, dict) else None
+    return token if isinstance(token, str) else None
+
+
+@strawberry.type
+class Subscription:
+    @strawberry.subscription(
+        description="The viewer's redacted events after version `after`, then live, in order."
+    )
+    async def session_events(
+        self, info: Info, session_id: strawberry.ID, token: str | None = None, after: Long = START
+    ) -> AsyncGenerator[SessionEventPayload, None]:
+        conn = info.context["request"]
+        if after < 0:
+            yield Problem(code="invalid_request", message="after must be ≥ 0", field="after")
+            return
+        try:
+            grant = grant_of(conn, str(session_id), token or _init_token(info))
+        except EXPECTED as exc:
+            yield as_problem(exc)
+            return
+        async for shown in follow(conn, grant, after):
+            yield SessionEvent.from_domain(shown)

@@ -1,0 +1,1 @@
+"""Labyrinth sessions over the API: role tokens, requests, use cases and the live feed."""

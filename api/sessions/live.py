@@ -1,0 +1,86 @@
+"""The live feed: one tail of the event store's global log per process, waking watchers.
+
+Subscribers do not read the log themselves: each registers for its session's stream
+and is woken when the tail sees an event of that stream, then reads the stream from its
+own checkpoint. So a thousand watchers cost one blocking XREAD, a slow watcher never
+holds events in memory, and resuming from a version is a plain stream read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from redis.exceptions import RedisError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+
+from services.store import RedisEventStore
+
+log = logging.getLogger(__name__)
+
+# Short, so a cancelled tail's thread is back in the pool quickly.
+BLOCK_MS = 250
+
+
+class LiveFeed:
+    """Wakes the watchers of a stream whenever the global log shows an event of it."""
+
+    def __init__(self, store: RedisEventStore, block_ms: int = BLOCK_MS) -> None:
+        self.store = store
+        self.block_ms = block_ms
+        self._watchers: dict[str, set[asyncio.Event]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def watching(self) -> int:
+        """How many watchers are registered (for tests and metrics)."""
+        return sum(len(w) for w in self._watchers.values())
+
+    @contextlib.asynccontextmanager
+    async def watch(self, stream: str) -> AsyncIterator[asyncio.Event]:
+        """An event set whenever `stream` may have grown; unregistered on exit.
+
+        Registered before the caller's first read, and the tail starts from the log's
+        head read after that, so no append can fall between the two.
+        """
+        woken = asyncio.Event()
+        self._watchers.setdefault(stream, set()).add(woken)
+        try:
+            if self._task is None or self._task.done():
+                head = await run_in_threadpool(self.store.head)
+                if self._task is None or self._task.done():
+                    self._task = asyncio.create_task(self._tail(head))
+            yield woken
+        finally:
+            group = self._watchers.get(stream, set())
+            group.discard(woken)
+            if not group:
+                self._watchers.pop(stream, None)
+            if not self._watchers and self._task is not None:
+                self._task.cancel()
+                self._task = None
+
+    async def _tail(self, position: int) -> None:
+        while True:
+            try:
+                batch = await run_in_threadpool(self.store.tail, position, self.block_ms)
+            except (RedisError, OSError):
+                log.warning("live feed: the event store is unreachable; retrying")
+                await asyncio.sleep(1.0)
+                continue
+            for recorded in batch:
+                position = recorded.position
+                for woken in self._watchers.get(recorded.stream, ()):
+                    woken.set()
+
+
+def live_feed_of(conn: HTTPConnection, store: RedisEventStore) -> LiveFeed:
+    """The app's live feed (created on first use, on the app's event loop)."""
+    feed: LiveFeed | None = getattr(conn.app.state, "session_live_feed", None)
+    if feed is None or feed.store is not store:
+        feed = LiveFeed(store)
+        conn.app.state.session_live_feed = feed
+    return feed

@@ -1,0 +1,145 @@
+"""Request bodies of the session endpoints (REST and GraphQL share them)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from services.labyrinth import (
+    ENCHANTED_FOREST_V1,
+    ENCHANTED_FOREST_V2,
+    STANDARD_DECK,
+    CheckProfile,
+    MazeDefinition,
+    PartyMember,
+    Stat,
+    dnd5e_profile,
+    maze_rats_profile,
+    the_maze_profile,
+)
+
+PRESETS: dict[str, MazeDefinition] = {
+    "enchanted_forest_v1": ENCHANTED_FOREST_V1,
+    "enchanted_forest_v2": ENCHANTED_FOREST_V2,
+    "standard_deck": STANDARD_DECK,
+    "standard26": STANDARD_DECK,  # the engine's own name for it
+}
+PresetName = Literal["enchanted_forest_v1", "enchanted_forest_v2", "standard_deck", "standard26"]
+SESSION_ID = r"^[A-Za-z0-9_-]{1,64}$"
+MAX_PARTY = 8
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FiveEProfile(_Strict):
+    """A 5e character: `1d20+mod` per stat; initiative and disarm default to DEX."""
+
+    system: Literal["5e"]
+    modifiers: dict[Stat, Annotated[int, Field(ge=-10, le=20)]] = {}
+    initiative: Annotated[int, Field(ge=-10, le=20)] | None = None
+    disarm: Annotated[int, Field(ge=-10, le=20)] | None = None
+
+    def to_domain(self) -> CheckProfile:
+        """The check profile."""
+        return dnd5e_profile(dict(self.modifiers), self.initiative, self.disarm)
+
+
+Ability = Literal["ready", "surroundings", "navigation", "interaction"]
+Die = Literal[4, 6, 8, 10, 12, 20]
+
+
+class TheMazeProfile(_Strict):
+    """A The Maze runner: an exploding die (default d6) and a modifier per ability."""
+
+    system: Literal["the_maze"]
+    dice: dict[Ability, Die] = {}
+    modifiers: dict[Ability, Annotated[int, Field(ge=-10, le=20)]] = {}
+
+    def to_domain(self) -> CheckProfile:
+        """The check profile."""
+        abilities = ("ready", "surroundings", "navigation", "interaction")
+        dice: dict[str, int] = dict.fromkeys(abilities, 6)
+        dice.update({str(a): int(d) for a, d in self.dice.items()})
+        return the_maze_profile(dice, {str(a): m for a, m in self.modifiers.items()})
+
+
+class MazeRatsProfile(_Strict):
+    """A Maze Rats character: `2d6+ability` (choose a DC that suits 2d6)."""
+
+    system: Literal["maze_rats"]
+    strength: Annotated[int, Field(ge=-5, le=10)] = 0
+    dexterity: Annotated[int, Field(ge=-5, le=10)] = 0
+    will: Annotated[int, Field(ge=-5, le=10)] = 0
+
+    def to_domain(self) -> CheckProfile:
+        """The check profile."""
+        return maze_rats_profile(self.strength, self.dexterity, self.will)
+
+
+NamedProfile = Annotated[
+    FiveEProfile | TheMazeProfile | MazeRatsProfile, Field(discriminator="system")
+]
+
+
+class MemberSpec(_Strict):
+    """A party member: id, name, and a CheckProfile, a named system's profile, or d20s."""
+
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
+    name: str = Field(min_length=1, max_length=100)
+    profile: NamedProfile | CheckProfile | Literal["5e", "the_maze", "maze_rats"] | None = None
+
+    def to_domain(self) -> PartyMember:
+        """The engine's party member."""
+        profile = self.profile
+        if isinstance(profile, str):
+            defaults: dict[str, FiveEProfile | TheMazeProfile | MazeRatsProfile] = {
+                "5e": FiveEProfile(system="5e"),
+                "the_maze": TheMazeProfile(system="the_maze"),
+                "maze_rats": MazeRatsProfile(system="maze_rats"),
+            }
+            profile = defaults[profile]
+        if profile is None:
+            return PartyMember(id=self.id, name=self.name)
+        checks = profile if isinstance(profile, CheckProfile) else profile.to_domain()
+        return PartyMember(id=self.id, name=self.name, profile=checks)
+
+
+class CreateSession(_Strict):
+    """A preset or a custom definition, the party, and options for the start."""
+
+    preset: PresetName | None = None
+    definition: MazeDefinition | None = None
+    party: list[MemberSpec] = Field(min_length=1, max_length=MAX_PARTY)
+    # Seeds the shuffle and the initiative only; later commands roll with the CSPRNG.
+    seed: str | None = Field(default=None, min_length=1, max_length=200)
+    roll_initiative: bool = True
+
+    @model_validator(mode="after")
+    def _one_maze(self) -> CreateSession:
+        if (self.preset is None) == (self.definition is None):
+            raise ValueError("give exactly one of preset and definition")
+        return self
+
+    def maze(self) -> MazeDefinition:
+        """The maze definition to play."""
+        if self.definition is not None:
+            return self.definition
+        assert self.preset is not None
+        return PRESETS[self.preset]
+
+
+class IssueToken(_Strict):
+    """GM: a token for a player (bound to `member`) or a spectator."""
+
+    role: Literal["player", "spectator"]
+    member: str | None = Field(default=None, min_length=1, max_length=64)
+    ttl_seconds: int = Field(default=12 * 3600, ge=60, le=7 * 24 * 3600)
+
+    @model_validator(mode="after")
+    def _member_for_players(self) -> IssueToken:
+        if (self.role == "player") != (self.member is not None):
+            raise ValueError("a player token needs `member`; a spectator token takes none")
+        return self

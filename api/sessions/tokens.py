@@ -1,0 +1,125 @@
+"""Per-session role tokens: GM, player (bound to one party member) or spectator.
+
+A token is `v1.<payload>.<mac>`: the payload is base64url JSON (session id, role,
+member, issued-at and expiry, in seconds), the mac an HMAC-SHA256 of it under a key
+derived from the service key (so a token can never pass for a dice commitment or the
+other way round). Tokens are bearer secrets: never log or echo one.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from services.errors import DomainError
+
+Role = Literal["gm", "player", "spectator"]
+ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
+DEFAULT_TTL_SECONDS = 12 * 3600
+MAX_TOKEN_CHARS = 2048
+_PREFIX = "v1"
+_CONTEXT = b"daedalus/session-role-token/v1"
+
+
+class InvalidToken(DomainError):
+    """Missing, malformed, forged or expired: the caller must get a new token."""
+
+    code = "invalid_token"
+    http_status = 401
+
+
+class Forbidden(DomainError):
+    """A valid token that does not allow this: another session, role or member."""
+
+    code = "forbidden"
+    http_status = 403
+
+
+@dataclass(frozen=True, slots=True)
+class RoleToken:
+    """What a verified token grants: one role in one session, until `expires`."""
+
+    session_id: str
+    role: Role
+    member: str | None
+    issued: int
+    expires: int
+
+
+def _key(secret: bytes) -> bytes:
+    return hmac.new(secret, _CONTEXT, hashlib.sha256).digest()
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def issue_token(
+    secret: bytes,
+    session_id: str,
+    role: Role,
+    now: int,
+    member: str | None = None,
+    ttl_seconds: int = DEFAULT_TTL_SECONDS,
+) -> str:
+    """A signed token granting `role` (as `member`, for a player) in a session."""
+    if (role == "player") != (member is not None):
+        raise ValueError("a player token names exactly one member; other roles none")
+    claims: dict[str, Any] = {"sid": session_id, "role": role, "iat": now, "exp": now + ttl_seconds}
+    if member is not None:
+        claims["mem"] = member
+    payload = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
+    mac = hmac.new(_key(secret), f"{_PREFIX}.{payload}".encode(), hashlib.sha256).digest()
+    return f"{_PREFIX}.{payload}.{_b64(mac)}"
+
+
+def read_token(secret: bytes, token: str, now: int) -> RoleToken:
+    """The grant of a genuine, unexpired token; InvalidToken otherwise (saying nothing more)."""
+    parts = token.split(".") if len(token) <= MAX_TOKEN_CHARS else []
+    if len(parts) != 3 or parts[0] != _PREFIX:
+        raise InvalidToken("the session token is malformed")
+    expected = hmac.new(_key(secret), f"{_PREFIX}.{parts[1]}".encode(), hashlib.sha256).digest()
+    try:
+        mac = _unb64(parts[2])
+        claims = json.loads(_unb64(parts[1])) if hmac.compare_digest(mac, expected) else None
+    except (binascii.Error, ValueError):
+        claims = None
+    if not isinstance(claims, dict):
+        raise InvalidToken("the session token is not genuine")
+    grant = _grant(claims)
+    if grant.expires <= now:
+        raise InvalidToken("the session token has expired")
+    return grant
+
+
+def _grant(claims: dict[str, Any]) -> RoleToken:
+    role, member = claims.get("role"), claims.get("mem")
+    sid, iat, exp = claims.get("sid"), claims.get("iat"), claims.get("exp")
+    if (
+        role not in ROLES
+        or not isinstance(sid, str)
+        or not isinstance(iat, int)
+        or not isinstance(exp, int)
+        or (role == "player") != isinstance(member, str)
+    ):
+        raise InvalidToken("the session token is not genuine")
+    return RoleToken(sid, role, member if isinstance(member, str) else None, iat, exp)
+
+
+def authenticate(secret: bytes, token: str | None, session_id: str, now: int) -> RoleToken:
+    """The grant of `token` for `session_id`: 401 without a good token, 403 for another session."""
+    if not token:
+        raise InvalidToken("a session token is required (Authorization: Bearer <token>)")
+    grant = read_token(secret, token, now)
+    if not hmac.compare_digest(grant.session_id.encode(), session_id.encode()):
+        raise Forbidden("this token is for another session")
+    return grant
