@@ -6,6 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+# One encoder for every event: json.dumps with options builds a new one per call.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
 ANY = -1
 """Expected version: append whatever the stream's version is."""
 NO_STREAM = 0
@@ -22,7 +25,7 @@ class NewEvent:
 
     def body(self) -> str:
         """The data as canonical JSON (sorted keys), the stored form."""
-        return json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+        return _ENCODER.encode(self.data)
 
 
 @dataclass(frozen=True, slots=True)
