@@ -1,22 +1,39 @@
-"""The Starlette application: health, REST under /v1, GraphQL at /graphql."""
+"""The Starlette application: health, metrics, REST under /v1, GraphQL at /graphql.
+
+Middleware, outermost first: request id → access log and metrics → body limit →
+API key (client app and tenant) → rate limit → routes.
+"""
 
 from __future__ import annotations
+
+import logging
 
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ExceptionHandler
 
-from api import problems, rest
+from api import openapi, problems, rest
+from api.clients import KeyRing, load_keyring
 from api.graphql import DaedalusGraphQL
+from api.metrics import Metrics, metrics_endpoint
+from api.middleware.access_log import AccessLog
+from api.middleware.api_keys import ApiKeys
+from api.middleware.body_limit import BodyLimit
+from api.middleware.rate_limit import RateLimit
+from api.middleware.request_id import RequestId
+from api.ratelimit import TokenBuckets
 from api.runtime import lifespan, runtime_of
 from api.secret_key import with_ephemeral_key
 from api.settings import Settings
 from services.errors import DomainError
+
+log = logging.getLogger(__name__)
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -40,6 +57,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """Build the app for `settings` (read from the environment when not given)."""
     settings = with_ephemeral_key(settings if settings is not None else Settings())
     graphql = DaedalusGraphQL(settings)
+    metrics = Metrics()
+    keyring = load_keyring(settings)
+    if keyring.required and not len(keyring):
+        log.warning("production without DAEDALUS_API_KEYS: every API request will be refused")
     handlers: dict[type[Exception] | int, ExceptionHandler] = {
         DomainError: problems.handle_domain_error,
         problems.InvalidRequest: problems.handle_invalid_request,
@@ -52,12 +73,30 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=[
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),
+            Route("/metrics", metrics_endpoint, methods=["GET"]),
             Mount("/v1", routes=rest.routes),
+            *openapi.routes,  # GET /openapi.yaml and /openapi.json
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
         ],
+        middleware=_middleware(settings, metrics, keyring),
         exception_handlers=handlers,
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.metrics = metrics
+    app.state.keyring = keyring
     return app
+
+
+def _middleware(settings: Settings, metrics: Metrics, keyring: KeyRing) -> list[Middleware]:
+    stack = [
+        Middleware(RequestId),
+        Middleware(AccessLog, metrics=metrics),
+        Middleware(BodyLimit, limit=settings.max_body_bytes),
+        Middleware(ApiKeys, keyring=keyring),
+    ]
+    if settings.rate_limit is not None:
+        rate, burst = settings.rate_limit
+        stack.append(Middleware(RateLimit, buckets=TokenBuckets(rate, burst), metrics=metrics))
+    return stack

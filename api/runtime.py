@@ -1,20 +1,22 @@
-"""What the running service holds: its Redis connection, event store and session service.
+"""What the running service holds: its Redis connection and, per tenant, a session service.
 
 Opened when the app starts (the lifespan), closed when it stops. Without REDIS_URL the
 embedded Redis is started under the data folder; either way the server is checked
-(AOF on, no eviction) before any event is written.
+(AOF on, no eviction) before any event is written. Each tenant gets its own event store
+(its own key prefix) and session service, built on first use and kept.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
+from api.metrics import Metrics, ObservedEventStore
 from api.settings import Settings
 from services.labyrinth import MazeState
 from services.labyrinth.codec import LabyrinthAggregate
@@ -33,11 +35,23 @@ class Runtime:
     """The service's live resources."""
 
     connection: Connection
-    store: RedisEventStore
-    sessions: SessionService[MazeState]
+    metrics: Metrics = field(default_factory=Metrics)
+    _sessions: dict[str, SessionService[MazeState]] = field(default_factory=dict)
+
+    def sessions_for(self, tenant: str) -> SessionService[MazeState]:
+        """The session service of `tenant` (created on first use, then cached)."""
+        service = self._sessions.get(tenant)
+        if service is None:
+            store = ObservedEventStore(self.connection.client, tenant, self.metrics)
+            service = self._sessions.setdefault(tenant, SessionService(store, LabyrinthAggregate()))
+        return service
+
+    def store_for(self, tenant: str) -> RedisEventStore:
+        """The event store of `tenant`."""
+        return self.sessions_for(tenant).store
 
 
-def open_runtime(settings: Settings) -> Runtime:
+def open_runtime(settings: Settings, metrics: Metrics | None = None) -> Runtime:
     """Connect to Redis (embedded by default), check it, and build the services on it."""
     if settings.redis_url:
         connection = connect_url(settings.redis_url)
@@ -48,14 +62,13 @@ def open_runtime(settings: Settings) -> Runtime:
     except Exception:
         connection.close()
         raise
-    store = RedisEventStore(connection.client, settings.tenant)
-    return Runtime(connection, store, SessionService(store, LabyrinthAggregate()))
+    return Runtime(connection, metrics if metrics is not None else Metrics())
 
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """Open the runtime when the app starts, close it when it stops."""
-    runtime = await run_in_threadpool(open_runtime, app.state.settings)
+    runtime = await run_in_threadpool(open_runtime, app.state.settings, app.state.metrics)
     app.state.runtime = runtime
     try:
         yield

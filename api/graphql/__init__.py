@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from api.graphql.schema import DaedalusGraphQL, schema
+from api.graphql.schema import DaedalusGraphQL, build_schema, schema
 
-__all__ = ["DaedalusGraphQL", "schema"]
+__all__ = ["DaedalusGraphQL", "build_schema", "schema"]

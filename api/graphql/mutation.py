@@ -13,6 +13,7 @@ from api.graphql.problem import DiceProblem
 from api.graphql.reveal import Reveal
 from api.graphql.roll import Roll
 from api.graphql.scalars import Long
+from api.metrics import count_roll
 from api.models import DEFAULT_TTL_SECONDS, CommitmentRequest, FairRollRequest, RevealRequest
 from services.dice import DiceError
 
@@ -61,6 +62,7 @@ class Mutation:
             return DiceProblem.from_validation(exc)
         except DiceError as exc:
             return DiceProblem.from_domain(exc)
+        count_roll(info.context["request"], "graphql")
         return Roll.from_domain(result)
 
     @strawberry.mutation(description="The server seed of a commitment, once it has expired.")

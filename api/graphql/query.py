@@ -7,12 +7,14 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from api import dice
+from api.graphql.context import Info
 from api.graphql.payloads import ProbabilityPayload, RollPayload, VerificationPayload
 from api.graphql.probability import Probability
 from api.graphql.problem import DiceProblem
 from api.graphql.roll import Roll
 from api.graphql.scalars import Long
 from api.graphql.verification import Verification
+from api.metrics import count_roll
 from api.models import ProbabilityRequest, RollRequest, VerifyRequest
 from services.dice import DiceError
 
@@ -20,7 +22,7 @@ from services.dice import DiceError
 @strawberry.type
 class DiceQuery:
     @strawberry.field(description="Roll an expression; without a seed one is chosen and returned.")
-    async def roll(self, expression: str, seed: str | None = None) -> RollPayload:
+    async def roll(self, info: Info, expression: str, seed: str | None = None) -> RollPayload:
         try:
             args = RollRequest(expression=expression, seed=seed)
             result, used = await dice.roll_async(args.expression, args.seed)
@@ -28,6 +30,7 @@ class DiceQuery:
             return DiceProblem.from_validation(exc)
         except DiceError as exc:
             return DiceProblem.from_domain(exc)
+        count_roll(info.context["request"], "graphql")
         return Roll.from_domain(result, used)
 
     @strawberry.field(description="The exact distribution of an expression.")

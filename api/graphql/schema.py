@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import strawberry
@@ -10,7 +11,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
-from strawberry.extensions import MaskErrors, MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.extensions import (
+    DisableIntrospection,
+    MaskErrors,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
 from strawberry.tools import merge_types
 
 from api.graphql.context import Context
@@ -39,27 +47,45 @@ MAX_TOKENS = 2000
 Query = merge_types("Query", (DiceQuery, MazeQuery, MazeRatsQuery, HazeQuery, SessionQuery))
 Mutation = merge_types("Mutation", (DiceMutation, SessionMutation))
 
-schema = strawberry.Schema(
-    query=Query,
-    mutation=Mutation,
-    subscription=Subscription,
-    scalar_overrides=SCALARS,
-    extensions=[
+
+def build_schema(settings: Settings) -> strawberry.Schema:
+    """The schema as `settings` configure it (introspection off in production by default)."""
+    return _schema(introspection=settings.introspection_on)
+
+
+def _schema(introspection: bool) -> strawberry.Schema:
+    extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         # Limits before work: a query is refused on its shape before any resolver runs
         # (one alias can cost up to a distribution's worth of CPU).
         lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
         lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
         lambda: MaskErrors(should_mask_error=_is_unexpected, error_message="Internal error."),
-    ],
-)
+    ]
+    if not introspection:
+        extensions.insert(0, DisableIntrospection)
+    return strawberry.Schema(
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        scalar_overrides=SCALARS,
+        extensions=extensions,
+    )
+
+
+# The development schema (introspection on), for in-process tests and tools.
+schema = _schema(introspection=True)
 
 
 class DaedalusGraphQL(GraphQL[Context, None]):
     """Strawberry's ASGI view with the service settings in the context."""
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
-        super().__init__(schema, graphql_ide="graphiql" if settings.graphiql else None, **kwargs)
+        super().__init__(
+            build_schema(settings),
+            graphql_ide="graphiql" if settings.graphiql_on else None,
+            **kwargs,
+        )
         self.settings = settings
 
     async def get_context(

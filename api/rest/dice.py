@@ -8,6 +8,7 @@ from starlette.routing import BaseRoute, Route
 
 from api import dice
 from api.bodies import read_model
+from api.metrics import count_roll
 from api.models import ProbabilityRequest, RollRequest
 
 
@@ -15,6 +16,7 @@ async def roll(request: Request) -> JSONResponse:
     """POST /v1/dice/roll: a seeded roll; the response carries the seed to replay it."""
     body = await read_model(request, RollRequest)
     result, seed = await dice.roll_async(body.expression, body.seed)
+    count_roll(request, "rest")
     return JSONResponse(dice.roll_dict(result, body.render, seed))
 
 

@@ -8,6 +8,7 @@ from starlette.routing import BaseRoute, Route
 
 from api import dice
 from api.bodies import read_model
+from api.metrics import count_roll
 from api.models import CommitmentRequest, FairRollRequest, RevealRequest, VerifyRequest
 from api.settings import Settings
 
@@ -30,6 +31,7 @@ async def fair_roll(request: Request) -> JSONResponse:
     result = await dice.fair_roll_async(
         _secret_key(request), body.commitment_id, body.client_seed, body.nonce, body.expression
     )
+    count_roll(request, "rest")
     return JSONResponse(dice.roll_dict(result, body.render))
 
 

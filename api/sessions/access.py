@@ -1,4 +1,8 @@
-"""Reaching the running sessions from a request or a WebSocket: runtime, key, clock, token."""
+"""Reaching the running sessions from a request or a WebSocket: tenant, key, clock, token.
+
+The caller's tenant (from its API key, see api/middleware/api_keys.py) picks the session
+service, so nothing here can reach another tenant's sessions.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import time
 
 from starlette.requests import HTTPConnection
 
+from api.clients import client_of
 from api.sessions.tokens import RoleToken, authenticate
 from services.errors import DomainError
 from services.labyrinth import MazeState
@@ -19,12 +24,17 @@ class NotReady(DomainError):
     http_status = 503
 
 
+def tenant_of(conn: HTTPConnection) -> str:
+    """The tenant the caller acts for."""
+    return client_of(conn).tenant
+
+
 def sessions_of(conn: HTTPConnection) -> SessionService[MazeState]:
-    """The session service of the running app."""
+    """The session service of the caller's tenant."""
     runtime = getattr(conn.app.state, "runtime", None)
     if runtime is None:
         raise NotReady("the event store is not reachable")
-    service: SessionService[MazeState] = runtime.sessions
+    service: SessionService[MazeState] = runtime.sessions_for(tenant_of(conn))
     return service
 
 
@@ -47,5 +57,5 @@ def bearer(conn: HTTPConnection) -> str | None:
 
 
 def grant_of(conn: HTTPConnection, session_id: str, token: str | None) -> RoleToken:
-    """The verified grant of `token` for `session_id` (401/403 otherwise)."""
-    return authenticate(secret_of(conn), token, session_id, now())
+    """The verified grant of `token` for `session_id` in the caller's tenant (401/403/404)."""
+    return authenticate(secret_of(conn), token, session_id, now(), tenant_of(conn))

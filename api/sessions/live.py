@@ -78,9 +78,17 @@ class LiveFeed:
 
 
 def live_feed_of(conn: HTTPConnection, store: RedisEventStore) -> LiveFeed:
-    """The app's live feed (created on first use, on the app's event loop)."""
-    feed: LiveFeed | None = getattr(conn.app.state, "session_live_feed", None)
+    """The live feed of `store`'s tenant (created on first use, on the app's event loop).
+
+    One per tenant: each tails only its own tenant's global log, so a watcher can never
+    be woken, let alone fed, by another tenant's events.
+    """
+    feeds: dict[str, LiveFeed] | None = getattr(conn.app.state, "session_live_feeds", None)
+    if feeds is None:
+        feeds = {}
+        conn.app.state.session_live_feeds = feeds
+    tenant = store.keys.tenant
+    feed = feeds.get(tenant)
     if feed is None or feed.store is not store:
-        feed = LiveFeed(store)
-        conn.app.state.session_live_feed = feed
+        feed = feeds[tenant] = LiveFeed(store)
     return feed

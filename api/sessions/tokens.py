@@ -1,7 +1,7 @@
 """Per-session role tokens: GM, player (bound to one party member) or spectator.
 
-A token is `v1.<payload>.<mac>`: the payload is base64url JSON (session id, role,
-member, issued-at and expiry, in seconds), the mac an HMAC-SHA256 of it under a key
+A token is `v1.<payload>.<mac>`: the payload is base64url JSON (tenant, session id,
+role, member, issued-at and expiry, in seconds), the mac an HMAC-SHA256 of it under a key
 derived from the service key (so a token can never pass for a dice commitment or the
 other way round). Tokens are bearer secrets: never log or echo one.
 """
@@ -33,6 +33,13 @@ class InvalidToken(DomainError):
     http_status = 401
 
 
+class SessionNotFound(DomainError):
+    """No such session for this caller's tenant (whether it exists elsewhere is not said)."""
+
+    code = "session_not_found"
+    http_status = 404
+
+
 class Forbidden(DomainError):
     """A valid token that does not allow this: another session, role or member."""
 
@@ -49,6 +56,7 @@ class RoleToken:
     member: str | None
     issued: int
     expires: int
+    tenant: str
 
 
 def _key(secret: bytes) -> bytes:
@@ -70,11 +78,19 @@ def issue_token(
     now: int,
     member: str | None = None,
     ttl_seconds: int = DEFAULT_TTL_SECONDS,
+    *,
+    tenant: str,
 ) -> str:
-    """A signed token granting `role` (as `member`, for a player) in a session."""
+    """A signed token granting `role` (as `member`, for a player) in a tenant's session."""
     if (role == "player") != (member is not None):
         raise ValueError("a player token names exactly one member; other roles none")
-    claims: dict[str, Any] = {"sid": session_id, "role": role, "iat": now, "exp": now + ttl_seconds}
+    claims: dict[str, Any] = {
+        "ten": tenant,
+        "sid": session_id,
+        "role": role,
+        "iat": now,
+        "exp": now + ttl_seconds,
+    }
     if member is not None:
         claims["mem"] = member
     payload = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
@@ -104,22 +120,32 @@ def read_token(secret: bytes, token: str, now: int) -> RoleToken:
 def _grant(claims: dict[str, Any]) -> RoleToken:
     role, member = claims.get("role"), claims.get("mem")
     sid, iat, exp = claims.get("sid"), claims.get("iat"), claims.get("exp")
+    tenant = claims.get("ten")
     if (
         role not in ROLES
+        or not isinstance(tenant, str)
         or not isinstance(sid, str)
         or not isinstance(iat, int)
         or not isinstance(exp, int)
         or (role == "player") != isinstance(member, str)
     ):
         raise InvalidToken("the session token is not genuine")
-    return RoleToken(sid, role, member if isinstance(member, str) else None, iat, exp)
+    return RoleToken(sid, role, member if isinstance(member, str) else None, iat, exp, tenant)
 
 
-def authenticate(secret: bytes, token: str | None, session_id: str, now: int) -> RoleToken:
-    """The grant of `token` for `session_id`: 401 without a good token, 403 for another session."""
+def authenticate(
+    secret: bytes, token: str | None, session_id: str, now: int, tenant: str
+) -> RoleToken:
+    """The grant of `token` for `session_id` in `tenant`.
+
+    401 without a good token, 404 for a token of another tenant (as if the session did
+    not exist: a key never learns of another tenant's sessions), 403 for another session.
+    """
     if not token:
         raise InvalidToken("a session token is required (Authorization: Bearer <token>)")
     grant = read_token(secret, token, now)
+    if not hmac.compare_digest(grant.tenant.encode(), tenant.encode()):
+        raise SessionNotFound("no such session")
     if not hmac.compare_digest(grant.session_id.encode(), session_id.encode()):
         raise Forbidden("this token is for another session")
     return grant

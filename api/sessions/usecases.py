@@ -85,10 +85,11 @@ def create(
     )
     if request.roll_initiative:
         done = sessions.execute(session_id, RollInitiative(), rng, seen_version=done.version)
+    tenant = sessions.store.keys.tenant
     return Created(
         session_id,
-        issue_token(secret, session_id, "gm", now),
-        issue_token(secret, session_id, "spectator", now),
+        issue_token(secret, session_id, "gm", now, tenant=tenant),
+        issue_token(secret, session_id, "spectator", now, tenant=tenant),
         done.version,
     )
 
@@ -114,7 +115,13 @@ def issue(
     if request.member is not None and request.member not in state.member_ids:
         raise LabyrinthError(f"unknown party member {request.member!r}", code=UNKNOWN_PLAYER)
     return issue_token(
-        secret, grant.session_id, request.role, now, request.member, request.ttl_seconds
+        secret,
+        grant.session_id,
+        request.role,
+        now,
+        request.member,
+        request.ttl_seconds,
+        tenant=grant.tenant,
     )
 
 

@@ -8,6 +8,7 @@ evicted, so AOF off or an evicting policy is refused unless explicitly allowed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +41,29 @@ class Connection:
         """Close the client, and stop the embedded server if we started one."""
         self.client.close()
         if self.embedded is not None:
-            self.embedded.shutdown()
+            _stop(self.embedded)
             self.embedded = None
+
+
+def _stop(server: Any) -> None:
+    """Stop an embedded server for sure: SHUTDOWN, then SIGTERM, then SIGKILL."""
+    import psutil
+
+    pid = server.pid
+    # Already gone, or refusing: the signals below settle it.
+    with contextlib.suppress(redis.RedisError, OSError):
+        server.shutdown()
+    try:
+        process = psutil.Process(pid)
+        process.wait(timeout=5)
+    except psutil.NoSuchProcess:
+        return
+    except psutil.TimeoutExpired:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except psutil.TimeoutExpired:
+            process.kill()
 
 
 def start_embedded(data_dir: Path, appendfsync: str = "everysec") -> Connection:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -37,10 +38,9 @@ def _wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path) ->
     raise RuntimeError(f"server not healthy after {STARTUP_SECONDS}s:\n{log.read_text()}")
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start `python -m api` on a free port with a temporary data folder; yield its URL."""
-    root = tmp_path_factory.mktemp("daedalus")
+@contextlib.contextmanager
+def serve(root: Path, extra_env: dict[str, str]) -> Iterator[tuple[str, Path]]:
+    """Run `python -m api` on a free port with data under `root`; yield its URL and log."""
     log = root / "server.log"
     port = _free_port()
     env = {
@@ -50,6 +50,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "PORT": str(port),
         "DAEDALUS_DATA_DIR": str(root / "data"),
         "DAEDALUS_ENV": "test",
+        # The API tests need no Celery worker (the worker tests start their own).
+        "DAEDALUS_WORKER": "0",
+        **extra_env,
     }
     repo = Path(__file__).resolve().parents[2]
     with log.open("wb") as out:
@@ -59,7 +62,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(base_url, process, log)
-        yield base_url
+        yield base_url, log
     finally:
         process.terminate()
         try:
@@ -67,6 +70,13 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start `python -m api` on a free port with a temporary data folder; yield its URL."""
+    with serve(tmp_path_factory.mktemp("daedalus"), {}) as (base_url, _log):
+        yield base_url
 
 
 @pytest.fixture

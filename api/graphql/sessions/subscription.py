@@ -2,6 +2,8 @@
 
 The token comes as the `token` argument or, when that is omitted, as `token` in the
 connection_init payload (`{"type": "connection_init", "payload": {"token": "..."}}`).
+A browser, which cannot set `X-API-Key` on a WebSocket, puts its key there too
+(`"api_key": "..."`); the subscription then acts for that key's tenant.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any, cast
 
 import strawberry
 
+from api.clients import authenticate_connection
 from api.graphql.context import Info
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
@@ -23,11 +26,11 @@ from api.sessions.stream import follow
 START = Long(0)  # the beginning of a session: every event
 
 
-def _init_token(info: Info) -> str | None:
+def _init_param(info: Info, name: str) -> str | None:
     context = cast(dict[str, Any], info.context)
     params = context.get("connection_params")
-    token = params.get("token") if isinstance(params, dict) else None
-    return token if isinstance(token, str) else None
+    value = params.get(name) if isinstance(params, dict) else None
+    return value if isinstance(value, str) else None
 
 
 @strawberry.type
@@ -43,7 +46,8 @@ class Subscription:
             yield Problem(code="invalid_request", message="after must be ≥ 0", field="after")
             return
         try:
-            grant = grant_of(conn, str(session_id), token or _init_token(info))
+            authenticate_connection(conn, _init_param(info, "api_key"))
+            grant = grant_of(conn, str(session_id), token or _init_param(info, "token"))
         except EXPECTED as exc:
             yield as_problem(exc)
             return

@@ -7,9 +7,9 @@ import pytest
 from api.sessions.commands import CommandBody, authorize
 from api.sessions.tokens import Forbidden, RoleToken
 
-GM = RoleToken("s1", "gm", None, 0, 1)
-P1 = RoleToken("s1", "player", "p1", 0, 1)
-WATCHER = RoleToken("s1", "spectator", None, 0, 1)
+GM = RoleToken("s1", "gm", None, 0, 1, "t")
+P1 = RoleToken("s1", "player", "p1", 0, 1, "t")
+WATCHER = RoleToken("s1", "spectator", None, 0, 1, "t")
 
 
 def command(**fields: object) -> CommandBody:

@@ -1,0 +1,174 @@
+"""Client apps and their API keys: which app is calling, and for which tenant.
+
+Only SHA-256 digests of keys are configured (`DAEDALUS_API_KEYS`), so the config leaks
+no key; a presented key is hashed and compared against every digest in constant time.
+Without configured keys, outside production, callers without a key act for the default
+tenant (so `make run` needs no key); in production a key is always required.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import HTTPConnection
+from starlette.types import Scope
+
+from api.settings import Settings
+from services.errors import DomainError
+
+TENANT_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+MAX_KEY_CHARS = 256
+API_KEY_HEADER = "x-api-key"
+_STATE = "daedalus_client"
+
+
+class ApiKeyError(DomainError):
+    """The request's API key is missing or unknown."""
+
+    http_status = 401
+
+
+class MissingApiKey(ApiKeyError):
+    """This service requires an API key and the request has none."""
+
+    code = "missing_api_key"
+
+
+class InvalidApiKey(ApiKeyError):
+    """The request's API key is not one this service knows."""
+
+    code = "invalid_api_key"
+
+
+class KeyConfigError(RuntimeError):
+    """DAEDALUS_API_KEYS cannot be read (says where, never echoes the contents)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """Who is calling: the client app, its tenant, and the identity rate limits count."""
+
+    app: str
+    tenant: str
+    identity: str
+
+
+def key_digest(key: str) -> str:
+    """The SHA-256 hex digest under which a key is configured."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class KeyRing:
+    """The configured keys, and the default tenant when keys are optional."""
+
+    def __init__(self, entries: dict[str, Client], *, required: bool, default_tenant: str) -> None:
+        self._entries = [(bytes.fromhex(d), c) for d, c in entries.items()]
+        self.required = required or bool(entries)
+        self.default_tenant = default_tenant
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def lookup(self, key: str | None) -> Client | None:
+        """The client of `key`; None for a keyless caller where keys are optional.
+
+        Raises MissingApiKey or InvalidApiKey otherwise.
+        """
+        if not key:
+            if self.required:
+                raise MissingApiKey("an API key is required (X-API-Key header)")
+            return None
+        digest = hashlib.sha256(key.encode()).digest() if len(key) <= MAX_KEY_CHARS else b""
+        found: Client | None = None
+        for candidate, client in self._entries:  # no early exit: constant time in the match
+            if hmac.compare_digest(candidate, digest):
+                found = client
+        if found is None:
+            raise InvalidApiKey("the API key is not valid")
+        return found
+
+
+def _entries(raw: Any) -> dict[str, Client]:
+    if not isinstance(raw, dict):
+        raise KeyConfigError("DAEDALUS_API_KEYS must be a JSON object of key digests")
+    entries: dict[str, Client] = {}
+    for digest, spec in raw.items():
+        if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
+            raise KeyConfigError("each DAEDALUS_API_KEYS entry is a SHA-256 hex digest")
+        app = spec.get("app") if isinstance(spec, dict) else None
+        tenant = spec.get("tenant") if isinstance(spec, dict) else None
+        if not isinstance(app, str) or not app or len(app) > 64:
+            raise KeyConfigError(f"key {digest[:8]}…: 'app' must be a short name")
+        if not isinstance(tenant, str) or not TENANT_PATTERN.fullmatch(tenant):
+            raise KeyConfigError(f"key {digest[:8]}…: 'tenant' must match {TENANT_PATTERN.pattern}")
+        entries[digest] = Client(app, tenant, "key:" + digest[:16])
+    return entries
+
+
+def load_keyring(settings: Settings) -> KeyRing:
+    """The key ring of `settings`: inline JSON, or a JSON file (relative to the data folder)."""
+    raw = (settings.api_keys or "").strip()
+    if not raw:
+        entries: dict[str, Client] = {}
+    else:
+        if not raw.startswith("{"):
+            path = Path(raw) if Path(raw).is_absolute() else settings.data_dir / raw
+            try:
+                raw = path.read_text()
+            except OSError as exc:
+                raise KeyConfigError(f"cannot read DAEDALUS_API_KEYS file {path}: {exc}") from None
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            raise KeyConfigError("DAEDALUS_API_KEYS is not valid JSON") from None
+        entries = _entries(parsed)
+    return KeyRing(entries, required=settings.production, default_tenant=settings.tenant)
+
+
+def remember_client(conn_scope: Scope, client: Client) -> None:
+    """Record who is calling on the connection's scope (read back by client_of)."""
+    conn_scope.setdefault("state", {})[_STATE] = client
+
+
+def client_state(conn_scope: Scope) -> Client | None:
+    """The caller recorded on the scope, if any."""
+    found = conn_scope.get("state", {}).get(_STATE)
+    return found if isinstance(found, Client) else None
+
+
+def anonymous(keyring: KeyRing, conn_scope: Scope) -> Client:
+    """A keyless caller where keys are optional: the default tenant, counted by its IP."""
+    peer = conn_scope.get("client")
+    host = peer[0] if peer else "unknown"
+    return Client("anonymous", keyring.default_tenant, "ip:" + str(host))
+
+
+def client_of(conn: HTTPConnection) -> Client:
+    """Who is calling; MissingApiKey when the connection has not shown a key yet."""
+    found = client_state(conn.scope)
+    if found is not None:
+        return found
+    keyring: KeyRing | None = getattr(conn.app.state, "keyring", None)
+    if keyring is None:
+        settings: Settings = conn.app.state.settings
+        return Client("anonymous", settings.tenant, "ip:unknown")
+    if keyring.required:
+        raise MissingApiKey("an API key is required (X-API-Key header)")
+    return anonymous(keyring, conn.scope)
+
+
+def authenticate_connection(conn: HTTPConnection, key: str | None) -> Client:
+    """Check a key shown after the handshake (a WebSocket's connection_init payload)."""
+    if client_state(conn.scope) is not None or not key:
+        return client_of(conn)
+    keyring: KeyRing = conn.app.state.keyring
+    client = keyring.lookup(key) or anonymous(keyring, conn.scope)
+    remember_client(conn.scope, client)
+    return client

@@ -1,0 +1,1 @@
+"""ASGI middleware, one concept per module, assembled by api/app.py."""

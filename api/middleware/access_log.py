@@ -1,0 +1,80 @@
+"""The access log and the request metrics: one JSON line and one observation per request.
+
+Logged: method, route template, status, duration, tenant and client app. Never the
+path's query string, headers (API keys, role tokens), bodies or views.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from starlette.routing import Mount
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.clients import Client, client_state
+from api.metrics import Metrics
+
+log = logging.getLogger("daedalus.access")
+
+UNMATCHED = "<unmatched>"
+
+
+def route_template(scope: Scope) -> str:
+    """The matched route's template (`/v1/sessions/{session_id:str}`), not the raw path."""
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    if route is None or path is None or isinstance(route, Mount):
+        return UNMATCHED
+    prefix = scope.get("root_path", "")[len(scope.get("app_root_path", "")) :]
+    return f"{prefix}{path}"
+
+
+class AccessLog:
+    """Time each request; log it and count it once it is answered (or has failed)."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 101 if scope["type"] == "websocket" else 500
+
+        async def observe(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif message["type"] == "websocket.close" and status == 101:
+                status = 403  # closed before it was accepted: refused
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observe)
+        finally:
+            self._record(scope, status, time.perf_counter() - started)
+
+    def _record(self, scope: Scope, status: int, seconds: float) -> None:
+        method = scope.get("method", "WS")
+        route = route_template(scope)
+        self.metrics.observe_request(method, route, status, seconds)
+        client: Client | None = client_state(scope)
+        peer = scope.get("client")
+        log.info(
+            "%s %s %d",
+            method,
+            route,
+            status,
+            extra={
+                "method": method,
+                "route": route,
+                "status": status,
+                "duration_ms": round(seconds * 1000, 3),
+                "tenant": client.tenant if client else None,
+                "app": client.app if client else None,
+                "client_ip": peer[0] if peer else None,
+            },
+        )

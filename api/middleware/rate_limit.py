@@ -1,0 +1,63 @@
+"""Per-caller rate limits: a token bucket per API key (per client IP without a key).
+
+Every answer carries the IETF draft `RateLimit-Limit`, `RateLimit-Remaining` and
+`RateLimit-Reset` headers; past the limit the answer is 429 `rate_limited` with
+`Retry-After`. A GraphQL request counts once, whatever it asks; a WebSocket counts
+once, at its handshake.
+"""
+
+from __future__ import annotations
+
+import time
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api import problems
+from api.clients import client_state
+from api.metrics import Metrics
+from api.middleware.api_keys import OPEN_PATHS
+from api.ratelimit import TokenBuckets
+
+
+class RateLimit:
+    """Take a token for the caller; refuse with 429 when its bucket is empty."""
+
+    def __init__(self, app: ASGIApp, buckets: TokenBuckets, metrics: Metrics) -> None:
+        self.app = app
+        self.buckets = buckets
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
+            await self.app(scope, receive, send)
+            return
+        client = client_state(scope)
+        if client is not None:
+            identity = client.identity
+        else:
+            peer = scope.get("client")
+            identity = "ip:" + (peer[0] if peer else "unknown")
+        decision = self.buckets.take(identity, time.monotonic())
+        headers = decision.headers()
+        if not decision.allowed:
+            self.metrics.rate_limited.inc()
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1013, "reason": "rate_limited"})
+                return
+            response = problems.problem(
+                429,
+                "rate_limited",
+                f"too many requests: retry in {decision.retry_after} s",
+                title="Rate limit exceeded",
+                headers=headers,
+            )
+            await response(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).update(headers)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

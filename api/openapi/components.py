@@ -1,0 +1,80 @@
+"""Shared components: the problem+json shape, exact chances, and the security schemes."""
+
+from __future__ import annotations
+
+from api.openapi.spec import Schema
+
+PROBLEM: Schema = {
+    "type": "object",
+    "description": "RFC 9457 problem details; `code` is stable, `detail` is for humans.",
+    "required": ["type", "title", "status", "detail", "code"],
+    "properties": {
+        "type": {"type": "string", "examples": ["urn:daedalus:problem:invalid_request"]},
+        "title": {"type": "string"},
+        "status": {"type": "integer", "minimum": 400, "maximum": 599},
+        "detail": {"type": "string"},
+        "code": {"type": "string", "examples": ["invalid_request", "syntax_error"]},
+        "position": {"type": "integer", "description": "Where a dice expression went wrong."},
+        "expected": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "What the parser expected at `position`.",
+        },
+        "errors": {
+            "type": "array",
+            "description": "The validation errors of an `invalid_request`.",
+            "items": {"$ref": "#/components/schemas/ValidationIssue"},
+        },
+    },
+}
+
+VALIDATION_ISSUE: Schema = {
+    "type": "object",
+    "required": ["loc", "msg", "type"],
+    "properties": {
+        "loc": {"type": "array", "items": {"type": ["string", "integer"]}},
+        "msg": {"type": "string"},
+        "type": {"type": "string"},
+    },
+}
+
+CHANCE: Schema = {
+    "type": "object",
+    "description": "An exact probability: the fraction and its float.",
+    "required": ["fraction", "float"],
+    "properties": {
+        "fraction": {"type": "string", "pattern": r"^-?\d+/\d+$", "examples": ["5/12"]},
+        "float": {"type": "number"},
+    },
+}
+
+COMPONENT_SCHEMAS: dict[str, Schema] = {
+    "Problem": PROBLEM,
+    "ValidationIssue": VALIDATION_ISSUE,
+    "Chance": CHANCE,
+}
+
+ERROR_DESCRIPTIONS: dict[int, str] = {
+    400: "The dice expression has a syntax error (`syntax_error`, with `position`).",
+    401: "Missing or invalid API key, or a refused session token (`invalid_token`).",
+    403: "The session role may not do this (`forbidden`).",
+    404: "No such session for this key.",
+    409: "A conflict: a fair-roll commitment's state, or the session's version.",
+    413: "The request body is too large (`payload_too_large`).",
+    422: "The body is invalid (`invalid_request`) or refused by the rules (a domain code).",
+    429: "Rate limited; see the RateLimit headers.",
+}
+
+SECURITY_SCHEMES: Schema = {
+    "ApiKey": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-API-Key",
+        "description": "The client application's API key.",
+    },
+    "SessionToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A session role token (GM, player or spectator), signed and expiring.",
+    },
+}

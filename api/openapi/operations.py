@@ -1,0 +1,100 @@
+"""Every REST operation the app serves under /v1, declared once for the OpenAPI document."""
+
+from __future__ import annotations
+
+from api.models import (
+    CommitmentRequest,
+    FairRollRequest,
+    ProbabilityRequest,
+    RevealRequest,
+    RollRequest,
+    VerifyRequest,
+)
+from api.openapi.rules import BODY_ERRORS, SEEDED, rules_operations
+from api.openapi.spec import Operation, Param, obj
+from api.sessions.commands import CommandBody
+from api.sessions.requests import SESSION_ID, CreateSession, IssueToken
+from api.sessions.usecases import MAX_PAGE
+
+# Dice expressions add 400 (syntax error); fair rolls add 409 (commitment refused).
+DICE_ERRORS = (400, *BODY_ERRORS)
+FAIR_ERRORS = (400, 409, *BODY_ERRORS)
+# Session calls add a refused role (403), an unknown session (404) and a conflict (409).
+SESSION_ERRORS = (401, 403, 404, 409, 413, 422, 429)
+
+ROLL = obj("expression:string", "total:integer", "dice:array", "seed:string", "render:object")
+REPORT = obj("expression:string", "min:integer", "max:integer", "mean", "distribution")
+COMMITMENT = obj("commitment_id:string", "hash:string", "algorithm:string", "expires_at:integer")
+REVEALED = obj("commitment_id:string", "server_seed:string", "hash:string")
+SESSION_ID_PARAM = Param(
+    "session_id", "path", {"type": "string", "pattern": SESSION_ID}, "The session's id."
+)
+VIEW_PARAM = Param(
+    "view", "query", {"type": "string", "enum": ["gm"]}, "`gm`: the GM's view (GM token only)."
+)
+AFTER_PARAM = Param(
+    "after", "query", {"type": "integer", "minimum": 0, "maximum": 2**62}, "Events after this."
+)
+LIMIT_PARAM = Param(
+    "limit", "query", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, "Page size."
+)
+
+
+def dice_operations() -> list[Operation]:
+    """Rolls, exact distributions and provably fair rolls."""
+    post = "post"
+    return [
+        Operation(post, "/v1/dice/roll", "diceRoll", "Roll a dice expression", "dice",
+                  RollRequest, ROLL, errors=DICE_ERRORS, description=SEEDED),
+        Operation(post, "/v1/dice/probability", "diceProbability",
+                  "Exact distribution of an expression", "dice", ProbabilityRequest, REPORT,
+                  errors=DICE_ERRORS),
+        Operation(post, "/v1/dice/fair/commitments", "fairCommitment",
+                  "Commit to a fresh server seed", "fair", CommitmentRequest, COMMITMENT,
+                  status=201, errors=BODY_ERRORS),
+        Operation(post, "/v1/dice/fair/roll", "fairRoll", "Roll under a commitment", "fair",
+                  FairRollRequest, ROLL, errors=FAIR_ERRORS),
+        Operation(post, "/v1/dice/fair/reveal", "fairReveal",
+                  "Reveal an expired commitment's server seed", "fair", RevealRequest,
+                  REVEALED, errors=FAIR_ERRORS),
+        Operation(post, "/v1/dice/verify", "fairVerify", "Recompute a provably fair roll",
+                  "fair", VerifyRequest, obj("roll:object", "hash_matches:boolean?"),
+                  errors=DICE_ERRORS),
+    ]  # fmt: skip
+
+
+def session_operations() -> list[Operation]:
+    """Labyrinth sessions: every call but creation carries a session role token."""
+    one = "/v1/sessions/{session_id}"
+    view = obj(
+        "session_id:string", "role:string", "member:string?", "version:integer", "view:object"
+    )
+    sent = obj("version:integer", "duplicate:boolean", "events:array", "view:object")
+    created = obj(
+        "session_id:string", "gm_token:string", "spectator_token:string", "version:integer"
+    )
+    token = obj("token:string", "role:string", "member:string?")
+    events = obj("version:integer", "events:array")
+    errors = SESSION_ERRORS
+    return [
+        Operation("post", "/v1/sessions", "createSession", "Start a labyrinth session",
+                  "sessions", CreateSession, created, status=201, errors=BODY_ERRORS,
+                  description="The GM and spectator tokens are shown once."),
+        Operation("get", one, "getSession", "This viewer's view of a session", "sessions",
+                  None, view, errors=errors, session_token=True,
+                  params=(SESSION_ID_PARAM, VIEW_PARAM)),
+        Operation("post", f"{one}/tokens", "issueToken", "Issue a player or spectator token",
+                  "sessions", IssueToken, token, status=201, errors=errors,
+                  session_token=True, params=(SESSION_ID_PARAM,)),
+        Operation("post", f"{one}/commands", "sendCommand", "Send one command", "sessions",
+                  CommandBody, sent, errors=errors, session_token=True,
+                  params=(SESSION_ID_PARAM,)),
+        Operation("get", f"{one}/events", "getEvents", "This viewer's redacted events",
+                  "sessions", None, events, errors=errors, session_token=True,
+                  params=(SESSION_ID_PARAM, AFTER_PARAM, LIMIT_PARAM)),
+    ]  # fmt: skip
+
+
+def all_operations() -> list[Operation]:
+    """Every REST operation, in a stable order."""
+    return [*dice_operations(), *rules_operations(), *session_operations()]

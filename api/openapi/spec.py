@@ -1,0 +1,83 @@
+"""The declarative shape of a REST operation and the small schema vocabulary responses use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+Schema = dict[str, Any]
+
+CHANCE: Schema = {"$ref": "#/components/schemas/Chance"}
+_TYPES: dict[str, Schema] = {
+    "any": {},
+    "string": {"type": "string"},
+    "integer": {"type": "integer"},
+    "number": {"type": "number"},
+    "boolean": {"type": "boolean"},
+    "object": {"type": "object"},
+    "array": {"type": "array"},
+    "chance": CHANCE,
+}
+
+
+def _field(spec: str) -> tuple[str, Schema]:
+    """`name`, `name:type` or `name:type?` (nullable) → (name, schema)."""
+    name, _, kind = spec.partition(":")
+    nullable = kind.endswith("?")
+    schema = dict(_TYPES[kind.rstrip("?") or "any"])
+    if nullable and schema:
+        schema = {"anyOf": [schema, {"type": "null"}]}
+    return name, schema
+
+
+def obj(*fields: str) -> Schema:
+    """A loose object schema naming its main fields (extra fields are allowed)."""
+    props = dict(_field(f) for f in fields)
+    return {"type": "object", "properties": props} if props else {"type": "object"}
+
+
+def array_of(schema: Schema) -> Schema:
+    """An array whose items follow `schema`."""
+    return {"type": "array", "items": schema}
+
+
+@dataclass(frozen=True)
+class Param:
+    """A path or query parameter."""
+
+    name: str
+    where: str  # "path" | "query"
+    schema: Schema
+    description: str
+    required: bool = False
+
+    def to_dict(self) -> Schema:
+        """The OpenAPI Parameter Object."""
+        return {
+            "name": self.name,
+            "in": self.where,
+            "required": self.required or self.where == "path",
+            "description": self.description,
+            "schema": self.schema,
+        }
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One REST operation, as the app serves it under /v1."""
+
+    method: str
+    path: str  # OpenAPI template under /v1, e.g. "/v1/sessions/{session_id}"
+    operation_id: str
+    summary: str
+    tag: str
+    body: type[BaseModel] | None
+    response: Schema
+    status: int = 200
+    errors: tuple[int, ...] = (422,)
+    params: tuple[Param, ...] = ()
+    session_token: bool = False
+    description: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)

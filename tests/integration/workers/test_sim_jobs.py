@@ -1,0 +1,84 @@
+"""Simulation jobs on a real Celery worker: kills, duplicates and failures."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import psutil
+import pytest
+
+from services.sim.runner import SimulationSpec
+from services.sim.stats import Tally
+from workers.jobs import Jobs
+from workers.tasks import expected_result, submit
+
+pytestmark = pytest.mark.slow
+
+
+def wait_for(job: str, jobs: Jobs, timeout: float = 120) -> dict[str, object]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        info = jobs.get(job)
+        assert info is not None
+        if info["status"] in ("succeeded", "failed", "cancelled"):
+            return info
+        time.sleep(0.2)
+    raise AssertionError(f"job {job} did not finish: {jobs.get(job)}")
+
+
+def _result(info: dict[str, object]) -> Tally:
+    result = info["result"]
+    assert isinstance(result, dict)
+    return Tally.from_json(result["tally"])
+
+
+def test_a_job_records_the_same_result_as_an_in_process_run(jobs: Jobs) -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v1", games=3_000, seed="same")
+    job = submit(jobs, spec, shard_games=1_000)
+    info = wait_for(job, jobs)
+    assert info["status"] == "succeeded"
+    assert _result(info) == expected_result(spec, 1_000)
+    assert jobs.result_writes(job) == 1
+
+
+def test_a_duplicated_shard_gives_the_identical_result_recorded_once(jobs: Jobs) -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v2", policy="greedy", games=2_000, seed="dup")
+    job = submit(jobs, spec, shard_games=1_000, duplicate_shard=1)
+    info = wait_for(job, jobs)
+    assert info["status"] == "succeeded"
+    assert _result(info) == expected_result(spec, 1_000)
+    assert jobs.result_writes(job) == 1
+
+
+def test_a_failing_shard_fails_the_job_with_no_partial_result(jobs: Jobs) -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v1", games=3_000, seed="fail")
+    job = submit(jobs, spec, shard_games=1_000, fail_shard=1)
+    info = wait_for(job, jobs)
+    assert info["status"] == "failed"
+    assert info["result"] is None
+    assert jobs.result_writes(job) == 0
+
+
+def test_a_killed_pool_child_reruns_its_shard_and_the_result_is_recorded_once(
+    jobs: Jobs, worker: subprocess.Popen[bytes]
+) -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v1", games=60_000, seed="kill")
+    job = submit(jobs, spec, shard_games=60_000)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        info = jobs.get(job)
+        assert info is not None
+        if isinstance(info["games_done"], int) and info["games_done"] > 0:
+            break
+        time.sleep(0.05)
+    children = psutil.Process(worker.pid).children()
+    assert children, "the worker has no pool child"
+    for child in children:
+        os.kill(child.pid, signal.SIGKILL)
+    info = wait_for(job, jobs, timeout=240)
+    assert info["status"] == "succeeded"
+    assert _result(info) == expected_result(spec, 60_000)
+    assert jobs.result_writes(job) == 1

@@ -1,0 +1,134 @@
+"""Simulation job records in Redis: status, spec, per-shard results and progress, by job id.
+
+Shard results and the job result are written with SET NX, so a redelivered or duplicated
+shard cannot record twice; progress writes are best-effort.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import redis
+
+from services.sim.runner import SimulationSpec, shard_sizes
+from services.sim.stats import Tally, summarise
+
+TTL = 7 * 86_400
+TERMINAL = ("succeeded", "failed", "cancelled")
+
+
+def _s(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def key(job: str, *parts: str) -> str:
+    """The key of a job's record or of one of its parts."""
+    return ":".join(("sim", "job", job, *parts))
+
+
+class Jobs:
+    """Reads and writes job records on one Redis client."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.r = client
+
+    def create(self, spec: SimulationSpec, shards: int, job: str | None = None) -> str:
+        """Record a queued job and return its id."""
+        job = job or uuid.uuid4().hex
+        sizes = shard_sizes(spec.games, shards)
+        self.r.hset(
+            key(job),
+            mapping={
+                "status": "queued",
+                "spec": spec.model_dump_json(),
+                "shards": len(sizes),
+                "sizes": json.dumps(sizes),
+                "error": "",
+            },
+        )
+        self.r.expire(key(job), TTL)
+        return job
+
+    def get(self, job: str) -> dict[str, Any] | None:
+        """The job's status, progress and (when done) summary, or None if unknown."""
+        raw = {_s(k): _s(v) for k, v in self.r.hgetall(key(job)).items()}
+        if not raw:
+            return None
+        sizes = json.loads(raw["sizes"])
+        progress = {int(k): int(v) for k, v in self.r.hgetall(key(job, "progress")).items()}
+        done = sum(min(progress.get(i, 0), n) for i, n in enumerate(sizes))
+        result = self.r.get(key(job, "result"))
+        return {
+            "id": job,
+            "status": raw["status"],
+            "games": sum(sizes),
+            "games_done": done,
+            "progress": done / max(1, sum(sizes)),
+            "shards": int(raw["shards"]),
+            "error": raw["error"] or None,
+            "result": None if result is None else json.loads(result),
+        }
+
+    def status(self, job: str) -> str | None:
+        """The job's status alone."""
+        raw = self.r.hget(key(job), "status")
+        return None if raw is None else _s(raw)
+
+    def set_status(self, job: str, status: str, error: str = "") -> None:
+        """Move the job to `status` unless it is already terminal."""
+        current = self.status(job)
+        if current in TERMINAL:
+            return
+        self.r.hset(key(job), mapping={"status": status, "error": error})
+
+    def cancel(self, job: str) -> bool:
+        """Cancel a job not yet finished; shards stop at their next checkpoint."""
+        if self.status(job) in (None, *TERMINAL):
+            return False
+        self.set_status(job, "cancelled")
+        return True
+
+    def progress(self, job: str, shard: int, games: int) -> None:
+        """Best-effort progress: a failed write must not fail the shard."""
+        try:
+            self.r.hset(key(job, "progress"), str(shard), games)
+            self.r.expire(key(job, "progress"), TTL)
+        except redis.RedisError:
+            pass
+
+    def store_shard(self, job: str, shard: int, tally: Tally) -> bool:
+        """Record a shard's tally once (a rerun with the same seed finds it there)."""
+        return bool(
+            self.r.set(key(job, "shard", str(shard)), json.dumps(tally.to_json()), nx=True, ex=TTL)
+        )
+
+    def shard(self, job: str, shard: int) -> Tally | None:
+        """A recorded shard tally."""
+        raw = self.r.get(key(job, "shard", str(shard)))
+        return None if raw is None else Tally.from_json(json.loads(raw))
+
+    def finish(self, job: str) -> bool:
+        """Merge every shard into the job's result, once; False if not recorded now."""
+        shards = int(self.r.hget(key(job), "shards") or 0)
+        total = Tally()
+        for i in range(shards):
+            t = self.shard(job, i)
+            if t is None:
+                self.set_status(job, "failed", f"shard {i} has no result")
+                return False
+            total = total.merge(t)
+        if self.status(job) in TERMINAL:
+            return False
+        body = {"summary": summarise(total), "tally": total.to_json()}
+        if not self.r.set(key(job, "result"), json.dumps(body), nx=True, ex=TTL):
+            return False
+        self.r.incr(key(job, "result_writes"))
+        self.r.expire(key(job, "result_writes"), TTL)
+        self.set_status(job, "succeeded")
+        return True
+
+    def result_writes(self, job: str) -> int:
+        """How many times the job's result was recorded (1 when done right)."""
+        return int(self.r.get(key(job, "result_writes")) or 0)

@@ -1,0 +1,124 @@
+"""Simulation tasks: a job is a chord of seeded shards whose body merges the stored tallies."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import redis
+from celery import chord
+
+from services.sim.runner import SimulationSpec, run_games, shard_seed, shard_sizes
+from services.sim.stats import Tally
+from workers.app import app, redis_url
+from workers.jobs import Jobs
+
+CHECKPOINT = 2_000  # games between progress writes and cancellation checks
+DEFAULT_SHARD_GAMES = 50_000
+
+
+@cache
+def jobs() -> Jobs:
+    """The job records on the workers' Redis (one client per process)."""
+    return Jobs(redis.Redis.from_url(redis_url()))
+
+
+class ShardFailed(RuntimeError):
+    """A shard asked to fail (tests) or could not run."""
+
+
+@app.task(name="sim.run_shard", acks_late=True, reject_on_worker_lost=True)
+def run_shard(job: str, index: int, fail: bool = False) -> dict[str, Any]:
+    """Play one shard with its own seed and record its tally by reference."""
+    store = jobs()
+    if fail:
+        raise ShardFailed(f"shard {index} was told to fail")
+    existing = store.shard(job, index)
+    if existing is not None:  # a redelivered or duplicated shard: same seed, same tally
+        return {"job": job, "shard": index, "games": existing.games}
+    raw = store.r.hget(f"sim:job:{job}", "spec")
+    if raw is None:
+        raise ShardFailed(f"unknown job {job}")
+    spec = SimulationSpec.model_validate_json(raw)
+    size = shard_sizes(spec.games, int(store.r.hget(f"sim:job:{job}", "shards") or 1))[index]
+    store.set_status(job, "running")
+    tally = play_shard(
+        spec,
+        index,
+        size,
+        lambda: store.status(job) == "cancelled",
+        lambda games: store.progress(job, index, games),
+    )
+    if tally is None:
+        return {"job": job, "shard": index, "games": 0, "cancelled": True}
+    store.store_shard(job, index, tally)
+    return {"job": job, "shard": index, "games": tally.games}
+
+
+def play_shard(
+    spec: SimulationSpec,
+    index: int,
+    size: int,
+    cancelled: Callable[[], bool] = lambda: False,
+    progress: Callable[[int], None] = lambda games: None,
+) -> Tally | None:
+    """A shard's tally in sub-seeded checkpoints (a rerun is identical); None if cancelled."""
+    compiled = spec.compiled()
+    tally = Tally()
+    for chunk, start in enumerate(range(0, size, CHECKPOINT)):
+        if cancelled():
+            return None
+        n = min(CHECKPOINT, size - start)
+        seed = shard_seed(f"{spec.seed}/{index}", chunk)
+        tally = tally.merge(run_games(compiled, spec.policy, n, seed, spec.max_turns))
+        progress(tally.games)
+    return tally
+
+
+def expected_result(spec: SimulationSpec, shard_games: int = 0) -> Tally:
+    """What a job for `spec` records, computed in-process (for tests and the CLI)."""
+    shards = max(1, -(-spec.games // (shard_games or DEFAULT_SHARD_GAMES)))
+    total = Tally()
+    for i, n in enumerate(shard_sizes(spec.games, shards)):
+        t = play_shard(spec, i, n)
+        assert t is not None
+        total = total.merge(t)
+    return total
+
+
+@app.task(name="sim.finish_job", acks_late=True, reject_on_worker_lost=True)
+def finish_job(_refs: list[dict[str, Any]], job: str) -> dict[str, Any]:
+    """Chord body: merge the stored shard tallies into the job's result (once)."""
+    jobs().finish(job)
+    return {"job": job}
+
+
+@app.task(name="sim.fail_job")
+def fail_job(request: Any, exc: Any, traceback: Any, job: str) -> None:
+    """Chord errback: the job failed; no result is recorded."""
+    jobs().set_status(job, "failed", str(exc))
+
+
+def submit(
+    store: Jobs,
+    spec: SimulationSpec,
+    shard_games: int = DEFAULT_SHARD_GAMES,
+    fail_shard: int | None = None,
+    duplicate_shard: int | None = None,
+) -> str:
+    """Create a job and send its chord; the test-only knobs fail or duplicate a shard."""
+    shards = max(1, -(-spec.games // shard_games))
+    job = store.create(spec, shards)
+    sizes = shard_sizes(spec.games, shards)
+    header = [run_shard.si(job, i, fail=(i == fail_shard)) for i in range(len(sizes))]
+    if duplicate_shard is not None:
+        header.append(run_shard.si(job, duplicate_shard))
+    chord(header)(finish_job.s(job).on_error(fail_job.s(job=job)))
+    return job
+
+
+def worker_env(url: str) -> dict[str, str]:
+    """The environment a worker process needs to use the Redis at `url`."""
+    return {**os.environ, "DAEDALUS_REDIS_URL": url}
