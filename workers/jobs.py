@@ -34,8 +34,10 @@ class Jobs:
     def __init__(self, client: redis.Redis) -> None:
         self.r = client
 
-    def create(self, spec: SimulationSpec, shards: int, job: str | None = None) -> str:
-        """Record a queued job and return its id."""
+    def create(
+        self, spec: SimulationSpec, shards: int, job: str | None = None, owner: str = ""
+    ) -> str:
+        """Record a queued job (owned by tenant `owner`, if any) and return its id."""
         job = job or uuid.uuid4().hex
         sizes = shard_sizes(spec.games, shards)
         self.r.hset(
@@ -46,6 +48,7 @@ class Jobs:
                 "shards": len(sizes),
                 "sizes": json.dumps(sizes),
                 "error": "",
+                "owner": owner,
             },
         )
         self.r.expire(key(job), TTL)
@@ -70,6 +73,13 @@ class Jobs:
             "error": raw["error"] or None,
             "result": None if result is None else json.loads(result),
         }
+
+    def owner(self, job: str) -> str | None:
+        """The tenant that owns the job ("" when none), or None if the job is unknown."""
+        raw = self.r.hget(key(job), "owner")
+        if raw is None:
+            return "" if self.r.exists(key(job)) else None
+        return _s(raw)
 
     def status(self, job: str) -> str | None:
         """The job's status alone."""

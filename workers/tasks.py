@@ -107,10 +107,14 @@ def submit(
     shard_games: int = DEFAULT_SHARD_GAMES,
     fail_shard: int | None = None,
     duplicate_shard: int | None = None,
+    owner: str = "",
 ) -> str:
-    """Create a job and send its chord; the test-only knobs fail or duplicate a shard."""
+    """Create a job (owned by tenant `owner`) and send its chord.
+
+    The test-only knobs fail or duplicate a shard.
+    """
     shards = max(1, -(-spec.games // shard_games))
-    job = store.create(spec, shards)
+    job = store.create(spec, shards, owner=owner)
     sizes = shard_sizes(spec.games, shards)
     header = [run_shard.si(job, i, fail=(i == fail_shard)) for i in range(len(sizes))]
     if duplicate_shard is not None:

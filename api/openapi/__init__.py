@@ -55,7 +55,7 @@ def _responses(op: Operation) -> Schema:
     out: Schema = {
         str(op.status): {
             "description": HTTPStatus(op.status).phrase,
-            "content": {"application/json": {"schema": op.response}},
+            "content": {op.media_type: {"schema": op.response}},
         }
     }
     for status in sorted(op.errors):

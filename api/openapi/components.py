@@ -58,8 +58,9 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     400: "The dice expression has a syntax error (`syntax_error`, with `position`).",
     401: "Missing or invalid API key, or a refused session token (`invalid_token`).",
     403: "The session role may not do this (`forbidden`).",
-    404: "No such session for this key.",
-    409: "A conflict: a fair-roll commitment's state, or the session's version.",
+    404: "No such session or simulation for this key.",
+    409: "A conflict: a fair-roll commitment's state, the session's version, or a chart "
+    "not ready yet.",
     413: "The request body is too large (`payload_too_large`).",
     422: "The body is invalid (`invalid_request`) or refused by the rules (a domain code).",
     429: "Rate limited; see the RateLimit headers.",

@@ -10,11 +10,13 @@ from api.models import (
     RollRequest,
     VerifyRequest,
 )
+from api.openapi.mazes import maze_operations
 from api.openapi.rules import BODY_ERRORS, SEEDED, rules_operations
 from api.openapi.spec import Operation, Param, obj
 from api.sessions.commands import CommandBody
 from api.sessions.requests import SESSION_ID, CreateSession, IssueToken
 from api.sessions.usecases import MAX_PAGE
+from api.simulations import MAX_GAMES, TUNING_BUDGET, SimulationRequest, TuningRequest
 
 # Dice expressions add 400 (syntax error); fair rolls add 409 (commitment refused).
 DICE_ERRORS = (400, *BODY_ERRORS)
@@ -95,6 +97,65 @@ def session_operations() -> list[Operation]:
     ]  # fmt: skip
 
 
+JOB_ID_PARAM = Param(
+    "job_id", "path", {"type": "string", "maxLength": 64}, "The simulation's job id."
+)
+# A simulation of another tenant is a 404, like an unknown one; the chart may not be ready.
+JOB_ERRORS = (401, 404, 429)
+
+
+def simulation_operations() -> list[Operation]:
+    """Simulation jobs (tenant-scoped) and the difficulty tuner."""
+    one = "/v1/simulations/{job_id}"
+    started = obj("job_id:string", "status:string", "seed:string", "games:integer")
+    shown = obj(
+        "job_id:string",
+        "status:string",
+        "progress:number",
+        "games:integer",
+        "games_done:integer",
+        "total_games:integer",
+        "total_games_done:integer",
+        "error:string?",
+        "statistics:object?",
+        "chart:object",
+    )
+    tuned = obj(
+        "target:string",
+        "value:number",
+        "games_per_configuration:integer",
+        "configurations:integer",
+        "seed:string",
+        "candidates:array",
+    )
+    svg: dict[str, object] = {"type": "string", "description": "An SVG document."}
+    return [
+        Operation("post", "/v1/simulations", "startSimulation", "Start a simulation job",
+                  "simulations", SimulationRequest, started, status=202, errors=BODY_ERRORS,
+                  description=f"At most {MAX_GAMES} games (`games_limit_exceeded`); the "
+                  "chart's DC sweep runs as small jobs of its own."),
+        Operation("get", one, "getSimulation", "A simulation's status, progress and statistics",
+                  "simulations", None, shown, errors=JOB_ERRORS, params=(JOB_ID_PARAM,)),
+        Operation("delete", one, "cancelSimulation", "Cancel a simulation", "simulations",
+                  None, shown, errors=JOB_ERRORS, params=(JOB_ID_PARAM,)),
+        Operation("get", f"{one}/chart.svg", "getSimulationChart",
+                  "Escape rate against DC, as SVG", "simulations", None, svg,
+                  errors=(*JOB_ERRORS, 409), params=(JOB_ID_PARAM,),
+                  media_type="image/svg+xml",
+                  description="409 `chart_not_ready` until the DC sweep has succeeded."),
+        Operation("post", "/v1/tunings", "tune", "Find configurations near a target difficulty",
+                  "simulations", TuningRequest, tuned, errors=BODY_ERRORS,
+                  description=f"Answered directly; at most {TUNING_BUDGET} games in all "
+                  "(`games_limit_exceeded`)."),
+    ]  # fmt: skip
+
+
 def all_operations() -> list[Operation]:
     """Every REST operation, in a stable order."""
-    return [*dice_operations(), *rules_operations(), *session_operations()]
+    return [
+        *dice_operations(),
+        *rules_operations(),
+        *session_operations(),
+        *maze_operations(),
+        *simulation_operations(),
+    ]

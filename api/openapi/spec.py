@@ -80,4 +80,5 @@ class Operation:
     params: tuple[Param, ...] = ()
     session_token: bool = False
     description: str = ""
+    media_type: str = "application/json"
     extra: dict[str, Any] = field(default_factory=dict)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import dice, fair, haze, maze, mazerats, sessions
+from api.rest import dice, fair, haze, maze, mazerats, mazes, sessions, simulations
 
 routes: list[BaseRoute] = [
     *dice.routes,
@@ -13,4 +13,6 @@ routes: list[BaseRoute] = [
     *mazerats.routes,
     *haze.routes,
     *sessions.routes,
+    *mazes.routes,
+    *simulations.routes,
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -17,6 +18,8 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# Cached: every load of a session revalidates its definition and profiles.
+@lru_cache(maxsize=1024)
 def _die_expression(value: str) -> str:
     try:
         parsed = parse(value)

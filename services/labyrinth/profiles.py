@@ -7,6 +7,7 @@ to a dice expression. Default mappings for The Maze and Maze Rats are in docs/RU
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -24,6 +25,8 @@ class Stat(StrEnum):
     CHA = "CHA"
 
 
+# Cached: every load of a session revalidates its definition and profiles.
+@lru_cache(maxsize=1024)
 def _plain(expression: str) -> str:
     try:
         parsed = parse(expression)

@@ -1,0 +1,72 @@
+"""REST: simulation jobs and the difficulty tuner, scoped to the caller's tenant.
+
+`POST /v1/simulations` answers 202 with the job id; `GET /v1/simulations/{id}` shows its
+status, progress and (when done) statistics; `GET /v1/simulations/{id}/chart.svg` draws
+escape rate against DC; `DELETE /v1/simulations/{id}` cancels. `POST /v1/tunings` answers
+the tuner's best configurations directly (its search is bounded). See api/simulations.py.
+"""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from api import simulations
+from api.bodies import read_model
+from api.sessions.access import tenant_of
+
+SVG_MEDIA_TYPE = "image/svg+xml"
+
+
+def _job_id(request: Request) -> str:
+    job: str = request.path_params["job_id"]
+    return job
+
+
+async def start_simulation(request: Request) -> Response:
+    """POST /v1/simulations: check the request, queue the job; 202 with its id."""
+    body = await read_model(request, simulations.SimulationRequest)
+    jobs = simulations.jobs_of(request)
+    started = await run_in_threadpool(simulations.start, jobs, tenant_of(request), body)
+    location = f"/v1/simulations/{started['job_id']}"
+    return JSONResponse(started, status_code=202, headers={"Location": location})
+
+
+async def get_simulation(request: Request) -> Response:
+    """GET /v1/simulations/{id}: status, progress and, when done, the statistics."""
+    jobs = simulations.jobs_of(request)
+    shown = await run_in_threadpool(simulations.view, jobs, tenant_of(request), _job_id(request))
+    return JSONResponse(shown, headers={"Cache-Control": "no-store"})
+
+
+async def get_chart(request: Request) -> Response:
+    """GET /v1/simulations/{id}/chart.svg: escape rate against DC, with its 95% band."""
+    jobs = simulations.jobs_of(request)
+    svg = await run_in_threadpool(simulations.chart, jobs, tenant_of(request), _job_id(request))
+    return Response(svg, media_type=SVG_MEDIA_TYPE)
+
+
+async def cancel_simulation(request: Request) -> Response:
+    """DELETE /v1/simulations/{id}: cancel the job and its chart sweep."""
+    jobs = simulations.jobs_of(request)
+    shown = await run_in_threadpool(simulations.cancel, jobs, tenant_of(request), _job_id(request))
+    return JSONResponse(shown)
+
+
+async def start_tuning(request: Request) -> Response:
+    """POST /v1/tunings: the configurations nearest a target escape rate or mean turns."""
+    body = await read_model(request, simulations.TuningRequest)
+    return JSONResponse(await run_in_threadpool(simulations.tuning, body))
+
+
+_ID = "{job_id:str}"
+
+routes: list[BaseRoute] = [
+    Route("/simulations", start_simulation, methods=["POST"]),
+    Route(f"/simulations/{_ID}", get_simulation, methods=["GET"]),
+    Route(f"/simulations/{_ID}", cancel_simulation, methods=["DELETE"]),
+    Route(f"/simulations/{_ID}/chart.svg", get_chart, methods=["GET"]),
+    Route("/tunings", start_tuning, methods=["POST"]),
+]

@@ -1,0 +1,312 @@
+"""Simulation and tuning use cases for the API: plan, submit, read, chart, cancel, tune.
+
+A simulation is one Celery job for the requested maze plus, for the chart, one small job
+per DC of a sweep; the main job's id is the simulation's id. Every job records the tenant
+that started it, and a caller only ever sees its own tenant's jobs (anything else is a
+404, the same answer as an unknown id).
+
+Limits before work (code `games_limit_exceeded`, 422): at most `MAX_GAMES` games per
+simulation, `MAX_CHART_POINTS` DCs of `MAX_CHART_GAMES` games each for the chart, and a
+tuning search of at most `TUNING_BUDGET` games in all (tuning answers directly).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
+
+from api.sessions.access import NotReady
+from services.dice import new_seed
+from services.errors import DomainError
+from services.labyrinth import DeckCounts, MazeDefinition, PartyMember
+from services.sim.chart import escape_rate_svg
+from services.sim.policies import get_policy
+from services.sim.runner import SimulationSpec
+from services.sim.tuner import deck_variants, tune
+from workers.app import app as celery_app
+from workers.app import celery_url
+from workers.jobs import Jobs, key
+from workers.tasks import submit
+
+MAX_GAMES = 1_000_000
+MAX_CHART_POINTS = 21
+MAX_CHART_GAMES = 20_000
+TUNING_BUDGET = 100_000
+SHARD_GAMES = 50_000
+CHART_SPREAD = 4  # the default chart sweeps the maze's DC ± this
+
+
+class SimulationError(DomainError):
+    """A simulation or tuning request refused before any work."""
+
+    code = "invalid_simulation"
+
+
+class GamesLimitExceeded(SimulationError):
+    """More games than the service runs for one request."""
+
+    code = "games_limit_exceeded"
+
+
+class SimulationNotFound(SimulationError):
+    """No such simulation for this caller's tenant."""
+
+    code = "simulation_not_found"
+    http_status = 404
+
+
+class ChartNotReady(SimulationError):
+    """The chart's sweep has not finished (or did not succeed)."""
+
+    code = "chart_not_ready"
+    http_status = 409
+
+
+class ChartRequest(BaseModel):
+    """The escape-rate-by-DC sweep drawn on the chart (default: the maze's DC ± 4)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dc_from: int | None = Field(default=None, ge=1, le=60)
+    dc_to: int | None = Field(default=None, ge=1, le=60)
+    games: int = Field(default=2_000, ge=100, description=f"Per DC, at most {MAX_CHART_GAMES}.")
+
+
+class MazeAndParty(BaseModel):
+    """A maze (preset or definition, optional DC override), a party, a policy, combat."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: str | None = Field(default=None, max_length=64)
+    definition: MazeDefinition | None = None
+    dc: int | None = Field(default=None, ge=1, le=60)
+    party: list[PartyMember] | None = Field(default=None, min_length=1, max_length=8)
+    policy: str = Field(default="blind", max_length=32)
+    combat: dict[str, Any] = Field(
+        default_factory=lambda: {"model": "win_probability", "win": 0.5},
+        description='{"model": "win_probability", "win": p, "flee": q} or '
+        '{"model": "checks", "hits": h, "wounds": w}.',
+    )
+    seed: str | None = Field(default=None, min_length=1, max_length=256)
+    max_turns: int = Field(default=500, ge=1, le=10_000)
+
+    def spec(self, games: int) -> SimulationSpec:
+        """The simulation spec, checked (preset, policy, combat) before any work."""
+        if self.preset is not None and self.definition is not None:
+            raise SimulationError("give a preset or a definition, not both")
+        fields: dict[str, Any] = {
+            "definition": self.definition,
+            "preset": self.preset,
+            "dc": self.dc,
+            "policy": self.policy,
+            "combat": self.combat,
+            "games": games,
+            "seed": self.seed or new_seed(),
+            "max_turns": self.max_turns,
+        }
+        if self.party is not None:
+            fields["party"] = tuple(self.party)
+        spec = SimulationSpec(**fields)
+        try:
+            get_policy(spec.policy)
+            spec.compiled()
+        except (ValueError, TypeError) as exc:
+            raise SimulationError(str(exc)) from None
+        return spec
+
+
+class SimulationRequest(MazeAndParty):
+    """POST /v1/simulations: what to simulate, how many games, and the chart's sweep."""
+
+    games: int = Field(default=10_000, ge=1, description=f"At most {MAX_GAMES}.")
+    chart: ChartRequest | None = Field(
+        default_factory=ChartRequest, description="null: no chart sweep."
+    )
+
+
+class TuningRequest(MazeAndParty):
+    """POST /v1/tunings: a target escape rate or mean turns; the nearest configurations."""
+
+    target: Literal["escape_rate", "mean_turns"]
+    value: float = Field(ge=0, le=10_000)
+    dc_from: int = Field(default=8, ge=1, le=60)
+    dc_to: int = Field(default=20, ge=1, le=60)
+    vary_deck: bool = Field(default=False, description="Also move each card kind by ±1.")
+    games: int = Field(default=1_000, ge=100, description="Per configuration.")
+    best: int = Field(default=5, ge=1, le=20)
+
+
+_bound: str | None = None
+_bind_lock = threading.Lock()
+
+
+def _bind_celery(url: str) -> None:
+    """Send jobs to the Redis the service uses (set once, before the first job)."""
+    global _bound
+    with _bind_lock:
+        if _bound is None:
+            broker = celery_url(url)
+            celery_app.conf.update(broker_url=broker, result_backend=broker)
+            _bound = url
+
+
+def jobs_of(conn: HTTPConnection) -> Jobs:
+    """The job records on the service's Redis; jobs submitted from here go there too."""
+    runtime = getattr(conn.app.state, "runtime", None)
+    if runtime is None:
+        raise NotReady("the job store is not reachable")
+    _bind_celery(runtime.connection.url)
+    return Jobs(runtime.connection.client)
+
+
+def chart_dcs(spec: SimulationSpec, chart: ChartRequest | None) -> list[int]:
+    """The DCs of the chart's sweep, within the limits."""
+    if chart is None:
+        return []
+    if chart.games > MAX_CHART_GAMES:
+        raise GamesLimitExceeded(f"chart.games is at most {MAX_CHART_GAMES}")
+    dc = spec.maze().dc
+    low = chart.dc_from if chart.dc_from is not None else max(1, dc - CHART_SPREAD)
+    high = chart.dc_to if chart.dc_to is not None else min(60, dc + CHART_SPREAD)
+    if low > high:
+        raise SimulationError("chart.dc_from must be ≤ chart.dc_to")
+    if high - low + 1 > MAX_CHART_POINTS:
+        raise GamesLimitExceeded(f"the chart sweeps at most {MAX_CHART_POINTS} DCs")
+    return list(range(low, high + 1))
+
+
+def start(jobs: Jobs, tenant: str, body: SimulationRequest) -> dict[str, Any]:
+    """Check the request, then submit the job and the chart's sweep for `tenant`."""
+    if body.games > MAX_GAMES:
+        raise GamesLimitExceeded(f"games is at most {MAX_GAMES} per simulation")
+    spec = body.spec(body.games)
+    dcs = chart_dcs(spec, body.chart)
+    job = submit(jobs, spec, shard_games=SHARD_GAMES, owner=tenant)
+    sweep = []
+    for dc in dcs:
+        assert body.chart is not None
+        point = spec.model_copy(
+            update={"dc": dc, "games": body.chart.games, "seed": f"{spec.seed}/chart/{dc}"}
+        )
+        sweep.append([dc, submit(jobs, point, shard_games=SHARD_GAMES, owner=tenant)])
+    jobs.r.hset(key(job), "chart", json.dumps(sweep))
+    return {"job_id": job, "status": "queued", "seed": spec.seed, "games": spec.games}
+
+
+def _owned(jobs: Jobs, tenant: str, job: str) -> dict[str, Any]:
+    info = jobs.get(job) if len(job) <= 64 else None
+    if info is None or jobs.owner(job) != tenant:
+        raise SimulationNotFound(f"no simulation {job[:64]!r}")
+    return info
+
+
+def _sweep(jobs: Jobs, job: str) -> list[tuple[int, str, dict[str, Any] | None]]:
+    raw = jobs.r.hget(key(job), "chart")
+    pairs = json.loads(raw) if raw else []
+    return [(int(dc), str(child), jobs.get(str(child))) for dc, child in pairs]
+
+
+def _overall(statuses: list[str]) -> str:
+    if "failed" in statuses:
+        return "failed"
+    if "cancelled" in statuses:
+        return "cancelled"
+    if all(s == "succeeded" for s in statuses):
+        return "succeeded"
+    if any(s != "queued" for s in statuses):
+        return "running"
+    return "queued"
+
+
+def view(jobs: Jobs, tenant: str, job: str) -> dict[str, Any]:
+    """Status, progress (the job and its chart sweep) and, once known, the statistics."""
+    info = _owned(jobs, tenant, job)
+    sweep = _sweep(jobs, job)
+    expired: dict[str, Any] = {"status": "failed", "games": 0, "games_done": 0}
+    children: list[dict[str, Any]] = [c if c is not None else expired for _, _, c in sweep]
+    games = info["games"] + sum(c["games"] for c in children)
+    done = info["games_done"] + sum(c["games_done"] for c in children)
+    status = _overall([info["status"], *(c["status"] for c in children)])
+    result = info["result"]
+    return {
+        "job_id": job,
+        "status": status,
+        "progress": done / max(1, games),
+        "games": info["games"],
+        "games_done": info["games_done"],
+        "total_games": games,
+        "total_games_done": done,
+        "error": info["error"],
+        "statistics": None if result is None else result["summary"],
+        "chart": {
+            "dcs": [dc for dc, _, _ in sweep],
+            "ready": bool(sweep) and all(c["status"] == "succeeded" for c in children),
+            "url": f"/v1/simulations/{job}/chart.svg",
+        },
+    }
+
+
+def chart(jobs: Jobs, tenant: str, job: str) -> str:
+    """The SVG of escape rate against DC for the job's party, once the sweep is done."""
+    _owned(jobs, tenant, job)
+    points = []
+    for dc, _, child in _sweep(jobs, job):
+        if child is None or child["status"] != "succeeded" or child["result"] is None:
+            raise ChartNotReady("the chart's sweep has not finished")
+        summary = child["result"]["summary"]
+        low, high = summary["escape_ci95"]
+        points.append((dc, float(summary["escape_rate"]), float(low), float(high)))
+    if not points:
+        raise ChartNotReady("this simulation was started without a chart sweep")
+    spec = SimulationSpec.model_validate_json(jobs.r.hget(key(job), "spec") or b"{}")
+    title = f"{spec.maze().name}: {spec.policy}, {len(spec.party)} runners"
+    return escape_rate_svg(points, title)
+
+
+def cancel(jobs: Jobs, tenant: str, job: str) -> dict[str, Any]:
+    """Cancel the job and its sweep (shards stop at their next checkpoint)."""
+    _owned(jobs, tenant, job)
+    jobs.cancel(job)
+    for _, child, _ in _sweep(jobs, job):
+        jobs.cancel(child)
+    return view(jobs, tenant, job)
+
+
+def tuning(body: TuningRequest) -> dict[str, Any]:
+    """Search DC (and, if asked, deck) for the target; bounded, answered directly."""
+    if body.target == "escape_rate" and body.value > 1:
+        raise SimulationError("an escape-rate target is between 0 and 1")
+    if body.dc_from > body.dc_to:
+        raise SimulationError("dc_from must be ≤ dc_to")
+    spec = body.spec(body.games)
+    base = spec.maze()
+    decks: list[DeckCounts] | None = None
+    if isinstance(base.deck, DeckCounts):
+        decks = deck_variants(base.deck, 1) if body.vary_deck else [base.deck]
+    dcs = range(body.dc_from, body.dc_to + 1)
+    configurations = len(dcs) * (len(decks) if decks is not None else 1)
+    if configurations * body.games > TUNING_BUDGET:
+        raise GamesLimitExceeded(
+            f"{configurations} configurations × {body.games} games exceeds the tuning "
+            f"budget of {TUNING_BUDGET} games"
+        )
+    found = tune(spec, body.target, body.value, dcs, decks, games=body.games, best=body.best)
+    candidates = []
+    for c in found:
+        out = c.to_json()
+        out["summary"] = {k: v for k, v in c.summary.items() if k != "turns"} | {
+            "turns": {k: v for k, v in c.summary["turns"].items() if k != "histogram"}
+        }
+        candidates.append(out)
+    return {
+        "target": body.target,
+        "value": body.value,
+        "games_per_configuration": body.games,
+        "configurations": configurations,
+        "seed": spec.seed,
+        "candidates": candidates,
+    }

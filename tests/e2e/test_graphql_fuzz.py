@@ -1,0 +1,126 @@
+"""schemathesis against the running server's GraphQL endpoint.
+
+The schema is the app's own,
+by introspection (a test below checks that the running server publishes the same one), so
+the cases are known at collection time. Every Query and Mutation root field is fuzzed
+with queries that hypothesis-graphql generates from the schema (bounded: a fixed number
+of derandomized examples per field), and each answer must come without a 5xx, without a
+GraphQL error that schemathesis counts as a server error or a schema violation (a null in
+a non-null field), and without the masked "Internal error." that stands for an exception
+escaping a resolver. Expected failures are `Problem`/`DiceProblem` union members, and a
+query the server refuses on its shape (the depth, alias and token limits) is a readable
+client error, so neither trips the checks.
+
+Not fuzzed:
+* the Subscription root: schemathesis generates only queries and mutations, and
+  subscriptions are served over graphql-transport-ws, not POST (the table and session
+  tests drive `sessionEvents` over a real WebSocket);
+* the simulation fields (`startSimulation`, `simulation`, ...): each queued simulation
+  is a Celery job, the server under test runs without a worker, and the simulation API
+  has its own tests.
+
+The session fields are fuzzed too: with generated (forged) tokens and ids they must answer
+a `Problem`, never an error. `JSON` arguments get arbitrary JSON mixed with a few shapes
+the resolvers accept (a character, a command, a maze definition), so that generated
+queries also get past the first validation now and then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+from graphql import (
+    BooleanValueNode,
+    IntValueNode,
+    ListValueNode,
+    NameNode,
+    NullValueNode,
+    ObjectFieldNode,
+    ObjectValueNode,
+    StringValueNode,
+    ValueNode,
+    build_client_schema,
+    get_introspection_query,
+    print_schema,
+)
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from api.graphql.schema import schema as app_schema
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+MASKED = "Internal error."
+CHECKS: list[Any] = [
+    schemathesis.checks.not_a_server_error,
+    schemathesis.checks.response_schema_conformance,
+]
+FUZZ = settings(
+    max_examples=30,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+NAME = st.from_regex(r"[a-z][a-zA-Z_]{0,11}", fullmatch=True)
+SCALAR_VALUES = st.none() | st.booleans() | st.integers(-(2**31), 2**31 - 1) | st.text(max_size=20)
+PLAUSIBLE: list[Any] = [
+    {"name": "Ash", "abilities": {"ready": 8, "surroundings": 6}},
+    {"die": 8, "modifier": 1},
+    {"type": "FlipCard", "player": "p1", "card": "s1"},
+    {"type": "EndMaze"},
+    {"name": "Custom", "dc": 12, "deck": "standard26", "trap_table": {"entries": []}},
+    {"system": "5e", "modifiers": {"DEX": 3}},
+]
+JSON_VALUES = st.recursive(
+    SCALAR_VALUES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(NAME, inner, max_size=4),
+    max_leaves=8,
+)
+
+
+def _node(value: Any) -> ValueNode:
+    """A JSON value as a GraphQL literal."""
+    if value is None:
+        return NullValueNode()
+    if isinstance(value, bool):
+        return BooleanValueNode(value=value)
+    if isinstance(value, int):
+        return IntValueNode(value=str(value))
+    if isinstance(value, str):
+        return StringValueNode(value=value)
+    if isinstance(value, list):
+        return ListValueNode(values=tuple(_node(v) for v in value))
+    fields = (ObjectFieldNode(name=NameNode(value=k), value=_node(v)) for k, v in value.items())
+    return ObjectValueNode(fields=tuple(fields))
+
+
+schemathesis.graphql.scalar("JSON", (st.sampled_from(PLAUSIBLE) | JSON_VALUES).map(_node))
+
+INTROSPECTED: dict[str, Any] = app_schema.introspect()
+# Excluded, see above: simulations queue Celery jobs.
+schema = schemathesis.graphql.from_dict(INTROSPECTED).exclude(name_regex=r"(?i)simulation")
+# Generated examples and fuzzing; the coverage phase's boundary cases over every argument
+# of ~50 fields would take minutes.
+schema.config.phases.update(phases=["examples", "fuzzing"])
+
+
+def test_the_server_publishes_the_fuzzed_schema(server_url: str) -> None:
+    served = httpx.post(f"{server_url}/graphql", json={"query": get_introspection_query()})
+    assert served.status_code == 200, served.text
+    published = print_schema(build_client_schema(served.json()["data"]))
+    assert published == print_schema(build_client_schema(INTROSPECTED))  # type: ignore[arg-type]
+
+
+@schema.parametrize()
+@FUZZ
+def test_graphql_fields(case: schemathesis.Case[Any], server_url: str) -> None:
+    response = case.call(base_url=server_url)
+    assert response.status_code < 500, response.text
+    assert MASKED not in response.text, f"{case.body!r}\n{response.text}"
+    case.validate_response(response, checks=CHECKS)
