@@ -326,7 +326,9 @@ class Bench:
         )
 
     def bench_load(self) -> None:
-        service = SessionService(self.store, LabyrinthAggregate(), snapshot_every=SNAPSHOT_EVERY)
+        service = SessionService(
+            self.store, LabyrinthAggregate(), snapshot_every=SNAPSHOT_EVERY, cache_size=0
+        )
         session = "load-10k"
         stream = service.stream(session)
         events = _play(service, session, SESSION_EVENTS)

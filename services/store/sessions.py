@@ -9,7 +9,9 @@ which case a conflict is returned to the caller, who must look again.
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -75,34 +77,64 @@ class SessionService(Generic[S]):
         snapshot_every: int = 100,
         max_retries: int = 8,
         publish: Publisher | None = None,
+        cache_size: int = 1024,
     ) -> None:
         self.store = store
         self.aggregate = aggregate
         self.snapshot_every = snapshot_every
         self.max_retries = max_retries
         self.publish = publish
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def stream(self, session_id: str) -> str:
         """The stream name of a session."""
         return f"{self.aggregate.name}-{session_id}"
 
     def load(self, session_id: str) -> Loaded[S]:
-        """The latest snapshot, if any, plus the events after it."""
+        """The session's state: the cached one or the latest snapshot, plus newer events.
+
+        States are immutable, so a cached state is shared safely; reading the events
+        after its version (one round trip, usually empty) keeps it exact even when other
+        processes write to the session.
+        """
         stream = self.stream(session_id)
         agg = self.aggregate
-        snap = self.store.load_snapshot(stream)
-        state, version = (
-            (agg.initial(), 0)
-            if snap is None
-            else (
-                agg.decode_state(snap.state),
-                snap.version,
+        with self._lock:
+            cached = self._cache.get(stream)
+        if cached is not None:
+            state, version = cached.state, cached.version
+        else:
+            snap = self.store.load_snapshot(stream)
+            state, version = (
+                (agg.initial(), 0)
+                if snap is None
+                else (
+                    agg.decode_state(snap.state),
+                    snap.version,
+                )
             )
-        )
         for recorded in self.store.read(stream, from_version=version + 1):
             state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
             version = recorded.version
-        return Loaded(state, version)
+        loaded = Loaded(state, version)
+        self._remember(stream, loaded)
+        return loaded
+
+    def _remember(self, stream: str, loaded: Loaded[S]) -> None:
+        with self._lock:
+            current = self._cache.get(stream)
+            if current is None or current.version <= loaded.version:
+                self._cache[stream] = loaded
+                self._cache.move_to_end(stream)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def forget(self, session_id: str) -> None:
+        """Drop a session's cached state (the next load reads the store)."""
+        with self._lock:
+            self._cache.pop(self.stream(session_id), None)
 
     def replay(self, session_id: str) -> Loaded[S]:
         """The state folded from every event, ignoring snapshots."""
@@ -160,6 +192,7 @@ class SessionService(Generic[S]):
                 for v, p, n in zip(result.versions, result.positions, batch, strict=True)
             )
             self._maybe_snapshot(stream, loaded.version, result.last_version, state)
+            self._remember(stream, Loaded(state, result.last_version))
             if self.publish is not None:
                 self.publish(stream, recorded)
             return Executed(recorded, state, result.last_version)

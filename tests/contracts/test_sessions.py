@@ -26,7 +26,8 @@ from tests.unit.labyrinth.play import conserved, legal_commands, party
 
 @pytest.fixture
 def service(store: RedisEventStore) -> Iterator[SessionService]:  # type: ignore[type-arg]
-    yield SessionService(store, LabyrinthAggregate(), snapshot_every=5)
+    # No state cache: every load goes through the snapshot and the stored events.
+    yield SessionService(store, LabyrinthAggregate(), snapshot_every=5, cache_size=0)
 
 
 def play_randomly(service: SessionService, session: str, seed: int, steps: int) -> None:  # type: ignore[type-arg]
@@ -123,3 +124,16 @@ def test_a_retried_command_is_recorded_once(service: SessionService) -> None:  #
     assert again.duplicate
     assert [e.position for e in again.events] == [e.position for e in first.events]
     assert service.store.version(service.stream("r")) == first.version
+
+
+def test_a_cached_session_sees_what_other_instances_append(store: RedisEventStore) -> None:
+    cached = SessionService(store, LabyrinthAggregate())
+    other = SessionService(store, LabyrinthAggregate(), cache_size=0)
+    rng = SimRng("cache")
+    cached.execute("c", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    first = cached.load("c")
+    other.execute("c", RollInitiative(), rng)
+    for _ in range(5):
+        commands = legal_commands(other.load("c").state)
+        other.execute("c", commands[0], rng)
+    assert cached.load("c") == other.replay("c") != first
