@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import signal
+from types import FrameType
+
 import uvicorn
 
 from api.app import create_app
@@ -11,17 +15,42 @@ from api.settings import Settings
 from api.worker_process import worker_alongside
 
 
+def _exit(signum: int, frame: FrameType | None) -> None:
+    # uvicorn re-raises the SIGTERM it shut down on; the default action would end the
+    # process at once, leaving the worker and beat started below running. Exiting
+    # through Python instead stops them (worker_alongside's cleanup).
+    raise SystemExit(128 + signum)
+
+
+def _tune_gc() -> None:
+    """Keep the cycle collector's full passes off the request path (latency tails).
+
+    What is built by now (modules, the GraphQL schema, models) lives as long as the
+    process: frozen, the full passes no longer scan it (they took 50-150 ms each under
+    load). And a full pass waits for 100 middle-generation passes instead of 10: nearly
+    all garbage is freed by reference counting, and the pass that remains scans every
+    live session state (tens of ms with a thousand sessions cached).
+    """
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 100)
+
+
 def main() -> None:
     """Read the settings, prepare the data folder and serve until interrupted."""
     settings = Settings()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     settings = with_stored_key(settings)
     configure_logging(settings.log_level)
+    signal.signal(signal.SIGTERM, _exit)
     # log_config=None keeps uvicorn off the logging setup; its access log is replaced by
     # api/middleware/access_log.py (JSON, request ids, no query strings).
     with worker_alongside(settings):
+        app = create_app(settings)
+        _tune_gc()
         uvicorn.run(
-            create_app(settings),
+            app,
             host=settings.host,
             port=settings.port,
             log_config=None,

@@ -1,7 +1,7 @@
 """The Starlette application: health, metrics, REST under /v1, GraphQL at /graphql.
 
-Middleware, outermost first: request id → access log and metrics → body limit →
-API key (client app and tenant) → rate limit → routes.
+Middleware, outermost first: tracing (when on) → request id → access log and metrics →
+body limit → API key (client app and tenant) → rate limit → routes.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from starlette.types import ExceptionHandler
 from api import openapi, problems, rest
 from api.clients import KeyRing, load_keyring
 from api.graphql import DaedalusGraphQL
-from api.metrics import Metrics, metrics_endpoint
+from api.metrics import Metrics, metrics_endpoint, watch_workers
 from api.middleware.access_log import AccessLog
 from api.middleware.api_keys import ApiKeys
 from api.middleware.body_limit import BodyLimit
@@ -31,6 +31,7 @@ from api.ratelimit import TokenBuckets
 from api.runtime import lifespan, runtime_of
 from api.secret_key import with_ephemeral_key
 from api.settings import Settings
+from api.telemetry import Tracing, TracingMiddleware, api_tracing
 from services.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = with_ephemeral_key(settings if settings is not None else Settings())
     graphql = DaedalusGraphQL(settings)
     metrics = Metrics()
+    tracing = api_tracing(settings.otel, settings.otel_endpoint)  # None: tracing off
     keyring = load_keyring(settings)
     if keyring.required and not len(keyring):
         log.warning("production without DAEDALUS_API_KEYS: every API request will be refused")
@@ -79,18 +81,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
         ],
-        middleware=_middleware(settings, metrics, keyring),
+        middleware=_middleware(settings, metrics, keyring, tracing),
         exception_handlers=handlers,
         lifespan=lifespan,
     )
     app.state.settings = settings
     app.state.metrics = metrics
     app.state.keyring = keyring
+    app.state.tracing = tracing
+    watch_workers(app, settings)  # task metrics and tick lag, read from Redis at scrape time
     return app
 
 
-def _middleware(settings: Settings, metrics: Metrics, keyring: KeyRing) -> list[Middleware]:
+def _middleware(
+    settings: Settings, metrics: Metrics, keyring: KeyRing, tracing: Tracing | None
+) -> list[Middleware]:
     stack = [
+        *([Middleware(TracingMiddleware, tracing=tracing)] if tracing is not None else []),
         Middleware(RequestId),
         Middleware(AccessLog, metrics=metrics),
         Middleware(BodyLimit, limit=settings.max_body_bytes),

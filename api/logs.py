@@ -2,39 +2,155 @@
 
 What may be logged is decided where a line is written (the access log writes the route
 template, never the path's query, body, headers or keys); as a second line of defence
-the formatter masks anything shaped like a role token or an API key.
+the formatter masks anything shaped like a role token, an API key or a playing card.
+
+Every line written while a request (or a worker's task) is handled also carries what it
+concerns — `session_id`, `campaign_id`, `job_id`, and in workers `task_id`, `task`,
+`tenant` — from the current log context: the access log opens one per request (reading
+the route's path parameters), and code that learns which session or campaign a request
+is about (a GraphQL resolver, say) adds it with `annotate()`. With tracing on, lines
+also carry the current `trace_id` and `span_id`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
 import sys
 import time
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar, Token
 from typing import Any
+
+from opentelemetry import trace
 
 request_id_var: ContextVar[str | None] = ContextVar("daedalus_request_id", default=None)
 
-# Role tokens (v1.<payload>.<mac>), API keys (dk_...), bearer credentials.
+# Role tokens (v1.<payload>.<mac>), API keys (dk_...), bearer credentials, and playing
+# card labels (Q♥: a face-down card's identity is hidden information).
 _SECRET_SHAPES = re.compile(
     r"v1\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|dk_[A-Za-z0-9_-]{16,}|(?i:bearer\s+)\S+"
+    r"|(?:10|[2-9AJQK])[♠♥♣♦]"
 )
 # Fields a log call may add with `extra=`; anything else stays out of the line.
 FIELDS = ("method", "route", "status", "duration_ms", "tenant", "app", "client_ip")
+# Fields of the log context: what the request or task concerns. Ids only, never tokens.
+CONTEXT_FIELDS = ("session_id", "campaign_id", "job_id", "task_id", "task", "tenant")
+# Route path parameters logged under their own name (`/v1/sessions/{session_id}`, ...).
+PATH_FIELDS = ("session_id", "campaign_id", "job_id")
+_MAX_VALUE = 128  # a context value longer than this is cut (ids are short)
+CAMPAIGN_SUBJECT = "campaign:"  # role tokens for a campaign name `campaign:<id>` as session
 
 
 def scrub(text: str) -> str:
-    """`text` with anything shaped like a token or key replaced by [redacted]."""
+    """`text` with anything shaped like a token, a key or a card replaced by [redacted]."""
     return _SECRET_SHAPES.sub("[redacted]", text)
+
+
+def _clean(value: object) -> str:
+    return scrub(str(value))[:_MAX_VALUE]
+
+
+class LogContext:
+    """What the current request or task concerns, shown on each of its log lines.
+
+    Mutable on purpose: one is made per request and set in a context variable; the
+    copies of the context that threadpool calls and tasks get still refer to this one
+    object, so what they annotate shows on the request's access line too.
+    """
+
+    __slots__ = ("_fields", "_params")
+
+    def __init__(
+        self,
+        fields: Mapping[str, object] | None = None,
+        params: Callable[[], Mapping[str, Any]] | None = None,
+    ) -> None:
+        self._params = params  # read when a line is written: routing sets them late
+        self._fields: dict[str, str] = {}
+        self.update(**(fields or {}))
+
+    def update(self, **fields: object) -> None:
+        """Add fields (names outside CONTEXT_FIELDS and None values are ignored)."""
+        for name, value in fields.items():
+            if name in CONTEXT_FIELDS and value is not None:
+                self._fields[name] = _clean(value)
+
+    def fields(self) -> dict[str, str]:
+        """The fields to log: the route's path parameters in PATH_FIELDS, then annotations."""
+        found: dict[str, str] = {}
+        params = self._params() if self._params is not None else {}
+        for name in PATH_FIELDS:
+            value = params.get(name)
+            if value is not None:
+                found[name] = _clean(value)
+        found.update(self._fields)
+        return found
+
+
+log_context_var: ContextVar[LogContext | None] = ContextVar("daedalus_log_context", default=None)
+
+
+def open_context(
+    params: Callable[[], Mapping[str, Any]] | None = None,
+) -> Token[LogContext | None]:
+    """Start a fresh log context for a request (its path parameters are read from
+    `params` as each line is written); reset it with `close_context`."""
+    return log_context_var.set(LogContext(params=params))
+
+
+def close_context(token: Token[LogContext | None]) -> None:
+    """End the log context `open_context` started."""
+    log_context_var.reset(token)
+
+
+def annotate(
+    *, session_id: str | None = None, campaign_id: str | None = None, job_id: str | None = None
+) -> None:
+    """Tag the current request's log lines (its access line too) with what it concerns.
+
+    A no-op outside a request. A `session_id` naming a campaign (`campaign:<id>`, the
+    subject of campaign role tokens) is logged as its `campaign_id`.
+    """
+    context = log_context_var.get()
+    if context is None:
+        return
+    if session_id is not None and session_id.startswith(CAMPAIGN_SUBJECT):
+        campaign_id, session_id = session_id.removeprefix(CAMPAIGN_SUBJECT), None
+    context.update(session_id=session_id, campaign_id=campaign_id, job_id=job_id)
+
+
+def context_fields() -> dict[str, str]:
+    """The current log context's fields (empty outside a request or task)."""
+    context = log_context_var.get()
+    return context.fields() if context is not None else {}
+
+
+_LOGGED = "_daedalus_logged"
+
+
+def mark_logged(exc: BaseException) -> None:
+    """Note that `exc` was logged with its request's fields: the server's line is dropped."""
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(exc, _LOGGED, True)
+
+
+class DropRelogged(logging.Filter):
+    """Drop the server's traceback line for an error the access log has logged already."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a uvicorn line about an exception `mark_logged` has seen."""
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (record.name.startswith("uvicorn") and getattr(exc, _LOGGED, False))
 
 
 class JsonFormatter(logging.Formatter):
     """A log record as one JSON line."""
 
     def format(self, record: logging.LogRecord) -> str:
-        """Render `record` with timestamp, level, logger, message, request id and extras."""
+        """Render `record` with timestamp, level, logger, message, ids, context and extras."""
         line: dict[str, Any] = {
             "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
             + f".{int(record.msecs):03d}Z",
@@ -45,23 +161,29 @@ class JsonFormatter(logging.Formatter):
         request_id = getattr(record, "request_id", None) or request_id_var.get()
         if request_id:
             line["request_id"] = request_id
+        line.update(context_fields())
         for name in FIELDS:
             value = getattr(record, name, None)
             if value is not None:
                 line[name] = value
+        span = trace.get_current_span().get_span_context()
+        if span.is_valid:  # only with tracing on (api/telemetry.py)
+            line["trace_id"] = trace.format_trace_id(span.trace_id)
+            line["span_id"] = trace.format_span_id(span.span_id)
         if record.exc_info:
             line["error"] = scrub(self.formatException(record.exc_info))
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def configure_logging(level: str = "info") -> None:
-    """Send every logger (uvicorn's too) to stderr as JSON lines."""
+def configure_logging(level: str | int = "info") -> None:
+    """Send every logger (uvicorn's and Celery's too) to stderr as JSON lines."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(DropRelogged())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+    root.setLevel(level.upper() if isinstance(level, str) else level)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "celery", "celery.task"):
         logger = logging.getLogger(name)
         logger.handlers[:] = []
         logger.propagate = True

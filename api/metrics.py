@@ -2,22 +2,43 @@
 
 Observed at the api layer only (services/ knows nothing of Prometheus): HTTP requests by
 route template, the event store's appends through ObservedEventStore, and dice rolls.
+The workers' metrics (tasks, tick lag) are recorded in Redis by every worker process
+(workers/metrics.py; layout in workers/task_metrics.py) and read from there at scrape
+time by `WorkerCollector`, with how overdue the campaign clock is: the same fleet-wide
+values on every API pod.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import redis
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import generate_latest
+from prometheus_client.metrics_core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
+from prometheus_client.registry import Collector
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from api.settings import Settings
 from services.store import RedisEventStore
 from services.store.errors import WrongExpectedVersion
 from services.store.model import ANY, AppendResult, NewEvent
+from workers import task_metrics
+from workers.metrics import quick_client
+
+log = logging.getLogger(__name__)
 
 _BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -83,8 +104,121 @@ def count_roll(conn: HTTPConnection, api: str) -> None:
 async def metrics_endpoint(request: Request) -> Response:
     """GET /metrics: every metric in the Prometheus text format."""
     metrics = metrics_of(request)
-    body = generate_latest(metrics.registry) if metrics is not None else b""
+    if metrics is None:
+        return Response(b"", media_type=CONTENT_TYPE_LATEST)
+    # In a thread: the workers' metrics are read from Redis.
+    body = await run_in_threadpool(generate_latest, metrics.registry)
     return Response(body, media_type=CONTENT_TYPE_LATEST)
+
+
+class DueTimes(Protocol):
+    """What the collector needs of the campaign schedule (services/store/schedule.py)."""
+
+    def oldest_due(self, now: float) -> float | None:
+        """The earliest due time not yet claimed at `now`."""
+
+
+class WorkerCollector(Collector):
+    """The workers' task metrics and tick lag from Redis, and how overdue the clock is."""
+
+    def __init__(
+        self,
+        workers: Callable[[], redis.Redis | None],
+        schedule: Callable[[], DueTimes | None] = lambda: None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.workers = workers  # the workers' Redis (None: not reachable yet)
+        self.schedule = schedule
+        self.clock = clock
+
+    def describe(self) -> list[Metric]:
+        """Nothing up front: the families are only known once read (no Redis at import)."""
+        return []
+
+    def collect(self) -> Iterator[Metric]:
+        """Read the workers' hashes and the schedule; skip what cannot be read."""
+        yield from self._tasks()
+        overdue = self._overdue()
+        if overdue is not None:
+            gauge = GaugeMetricFamily(
+                "daedalus_ticks_overdue_seconds",
+                "How long the oldest due campaign downtime has waited (0: none waits).",
+            )
+            gauge.add_metric([], overdue)
+            yield gauge
+
+    def _tasks(self) -> Iterator[Metric]:
+        client = self.workers()
+        if client is None:
+            return
+        try:
+            read = task_metrics.read(client)
+        except (redis.RedisError, OSError, ValueError) as exc:
+            log.warning("worker metrics not readable: %r", exc)
+            return
+        tasks = CounterMetricFamily(
+            "daedalus_tasks",
+            "Celery task runs by task and outcome (run: started; succeeded, failed, retried).",
+            labels=["task", "outcome"],
+        )
+        for (task, outcome), count in sorted(read.outcomes.items()):
+            tasks.add_metric([task, outcome], count)
+        durations = HistogramMetricFamily(
+            "daedalus_task_duration_seconds",
+            "How long Celery task runs took (any outcome), by task.",
+            labels=["task"],
+        )
+        for task, data in sorted(read.durations.items()):
+            durations.add_metric([task], data.buckets, data.sum)
+        lag = HistogramMetricFamily(
+            "daedalus_tick_lag_seconds",
+            "How late campaign downtimes were applied, after they fell due.",
+            buckets=read.tick_lag.buckets,
+            sum_value=read.tick_lag.sum,
+        )
+        yield from (tasks, durations, lag)
+
+    def _overdue(self) -> float | None:
+        try:
+            schedule = self.schedule()
+            if schedule is None:
+                return None
+            now = self.clock()
+            oldest = schedule.oldest_due(now)
+        except (redis.RedisError, OSError) as exc:
+            log.warning("campaign schedule not readable: %r", exc)
+            return None
+        return 0.0 if oldest is None else max(0.0, now - oldest)
+
+
+def watch_workers(app: Starlette, settings: Settings) -> None:
+    """Expose the workers' metrics and the clock's lag on the app's registry.
+
+    The workers' Redis is `DAEDALUS_REDIS_URL`, else the event store's (`REDIS_URL` or
+    the embedded one), as for the workers themselves; the campaign schedule is the
+    runtime's, on the event store.
+    """
+    metrics: Metrics = app.state.metrics
+    clients: dict[str, Any] = {}
+
+    def store() -> redis.Redis | None:
+        runtime = getattr(app.state, "runtime", None)
+        return None if runtime is None else runtime.connection.client
+
+    def workers() -> redis.Redis | None:
+        if not settings.broker_url:
+            return store()
+        if "broker" not in clients:
+            clients["broker"] = quick_client(settings.broker_url)
+        found: redis.Redis = clients["broker"]
+        return found
+
+    def schedule() -> DueTimes | None:
+        # The runtime's TickSchedule (api/runtime.py), on the event store; None before start.
+        found: DueTimes | None = getattr(getattr(app.state, "runtime", None), "schedule", None)
+        return found
+
+    metrics.registry.register(WorkerCollector(workers, schedule))
 
 
 class ObservedEventStore(RedisEventStore):

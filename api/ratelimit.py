@@ -1,17 +1,64 @@
-"""Token buckets per caller, in this process's memory.
+"""Per-caller rate limits shared by every API process: a token bucket per caller in Redis.
 
-Each worker process keeps its own buckets, so N workers allow up to N times the rate;
-a shared Redis-based limiter is the next step when the service runs more than one.
-The clock is an argument (monotonic seconds), so tests need no sleeping.
+Each bucket is one Redis key holding its GCRA "theoretical arrival time" (the generic
+cell rate algorithm: a token bucket kept as a single timestamp), updated by one Lua
+script, so the check and the update are atomic and every replica on the same Redis
+shares the caller's limit. The clock is Redis's own (`TIME`), so replicas need not agree
+on theirs; tests pass the time instead. A key lives only until its bucket would be full
+again (its TTL), so idle callers cost nothing.
+
+The store is the service's own Redis (the runtime's connection), reached with an async
+client on the event loop, without a thread hop. When Redis cannot be reached the limiter
+fails open: the request is served without RateLimit headers and a warning is logged (at
+most once per `WARN_EVERY` seconds), and Redis is not tried again for `BACKOFF` seconds.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import math
-from collections import OrderedDict
+import time
 from dataclasses import dataclass
+from typing import Any
 
-MAX_BUCKETS = 50_000
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+KEY_PREFIX = "daedalus:ratelimit:"
+# An unreachable Redis must not hold requests up: short timeouts, no retries, a pause.
+TIMEOUT = 0.25
+BACKOFF = 1.0
+WARN_EVERY = 10.0
+_US = 1_000_000
+
+# KEYS[1] the caller's bucket. ARGV[1] the emission interval (µs per token), ARGV[2] the
+# burst, ARGV[3] the time in µs, or "" for the server's clock.
+# Returns {allowed (0|1), tokens remaining, µs until the bucket is full, µs to wait}.
+GCRA = """
+local interval = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+local tat = tonumber(redis.call('GET', KEYS[1])) or now
+if tat < now then tat = now end
+local next_tat = tat + interval
+local allow_at = next_tat - interval * burst
+if now < allow_at then
+  return {0, 0, tat - now, allow_at - now}
+end
+redis.call('SET', KEYS[1], string.format('%d', next_tat),
+  'PX', math.max(1, math.ceil((next_tat - now) / 1000)))
+return {1, math.floor((now - allow_at) / interval), next_tat - now, 0}
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,31 +83,82 @@ class Decision:
         return out
 
 
-class TokenBuckets:
-    """`rate` tokens a second up to `burst` per identity; a request takes one token."""
+def decision_of(reply: Any, burst: int) -> Decision:
+    """The script's reply as a Decision (whole seconds, rounded up)."""
+    allowed, remaining, full_us, wait_us = (int(x) for x in reply)
+    return Decision(
+        allowed=bool(allowed),
+        limit=burst,
+        remaining=max(0, remaining),
+        reset_seconds=math.ceil(full_us / _US),
+        retry_after=0 if allowed else max(1, math.ceil(wait_us / _US)),
+    )
 
-    def __init__(self, rate: float, burst: int, max_buckets: int = MAX_BUCKETS) -> None:
+
+class TokenBuckets:
+    """`rate` tokens a second up to `burst` per identity, kept in Redis; a request takes one.
+
+    `take` needs the Redis URL (the runtime's connection); the async client is made on
+    first use, on the running event loop, and remade if the loop or the URL changes.
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
         if rate <= 0 or burst < 1:
             raise ValueError("rate must be > 0 and burst ≥ 1")
         self.rate = rate
         self.burst = burst
-        self.max_buckets = max_buckets
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self.interval_us = max(1, round(_US / rate))
+        self._client: aioredis.Redis | None = None
+        self._script: Any = None
+        self._bound: tuple[str, asyncio.AbstractEventLoop] | None = None
+        self._down_until = 0.0
+        self._warned_at = -math.inf
 
-    def take(self, identity: str, now: float) -> Decision:
-        """Take a token for `identity` at time `now`, if there is one."""
-        tokens, last = self._buckets.pop(identity, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + max(0.0, now - last) * self.rate)
-        allowed = tokens >= 1.0
-        if allowed:
-            tokens -= 1.0
-        self._buckets[identity] = (tokens, now)  # most recently used last
-        if len(self._buckets) > self.max_buckets:
-            self._buckets.popitem(last=False)  # a forgotten caller starts with a full bucket
-        return Decision(
-            allowed=allowed,
-            limit=self.burst,
-            remaining=int(tokens),
-            reset_seconds=math.ceil((self.burst - tokens) / self.rate),
-            retry_after=0 if allowed else max(1, math.ceil((1.0 - tokens) / self.rate)),
-        )
+    def _script_for(self, url: str) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._bound != (url, loop):  # a client belongs to one loop (tests run several)
+            self._client = aioredis.Redis.from_url(
+                url,
+                socket_timeout=TIMEOUT,
+                socket_connect_timeout=TIMEOUT,
+                retry=Retry(NoBackoff(), 0),
+            )
+            self._script = self._client.register_script(GCRA)
+            self._bound = (url, loop)
+        return self._script
+
+    async def take(
+        self, identity: str, url: str | None, now: float | None = None
+    ) -> Decision | None:
+        """Take a token for `identity` from the buckets on the Redis at `url`.
+
+        `now` (seconds) replaces Redis's clock (for tests). None when the limit cannot
+        be checked (no Redis yet, or Redis unreachable): the caller lets the request pass.
+        """
+        if url is None:
+            self._fail_open("the service's Redis is not open yet")
+            return None
+        if time.monotonic() < self._down_until:
+            return None
+        args = [self.interval_us, self.burst, "" if now is None else round(now * _US)]
+        try:
+            reply = await self._script_for(url)(keys=[KEY_PREFIX + identity], args=args)
+        except (RedisError, OSError, TimeoutError) as exc:
+            self._down_until = time.monotonic() + BACKOFF
+            self._fail_open(f"Redis is unreachable ({type(exc).__name__})")
+            return None
+        return decision_of(reply, self.burst)
+
+    def _fail_open(self, why: str) -> None:
+        at = time.monotonic()
+        if at - self._warned_at >= WARN_EVERY:
+            self._warned_at = at
+            log.warning("rate limit not enforced: %s; requests pass unchecked", why)
+
+    async def aclose(self) -> None:
+        """Close the Redis client (at shutdown)."""
+        client, self._client, self._bound = self._client, None, None
+        if client is not None:
+            # The server may have gone first (the embedded one stops with the app).
+            with contextlib.suppress(RedisError, OSError):
+                await client.aclose()

@@ -3,7 +3,8 @@
 Opened when the app starts (the lifespan), closed when it stops. Without REDIS_URL the
 embedded Redis is started under the data folder; either way the server is checked
 (AOF on, no eviction) before any event is written. Each tenant gets its own event store
-(its own key prefix) and session service, built on first use and kept.
+(its own key prefix) and session service, built on first use and kept; campaigns run
+on the same per-tenant store, and the tick schedule lives on the same Redis.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
+import redis
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from api.metrics import Metrics, ObservedEventStore
 from api.settings import Settings
+from services.campaign import CampaignAggregate, CampaignState
 from services.labyrinth import MazeState
 from services.labyrinth.codec import LabyrinthAggregate
 from services.store import (
@@ -27,6 +30,8 @@ from services.store import (
     connect_url,
     start_embedded,
 )
+from services.store.campaigns import CampaignClock
+from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 
 
@@ -36,7 +41,31 @@ class Runtime:
 
     connection: Connection
     metrics: Metrics = field(default_factory=Metrics)
+    # The Celery broker's Redis (`DAEDALUS_REDIS_URL`) when it is not the event store's:
+    # job records live next to the queue the workers read, as in workers/tasks.py.
+    broker_url: str | None = None
+    _broker: redis.Redis | None = field(default=None, init=False)
     _sessions: dict[str, SessionService[MazeState]] = field(default_factory=dict)
+    _campaigns: dict[str, SessionService[CampaignState]] = field(default_factory=dict)
+    _clocks: dict[str, CampaignClock] = field(default_factory=dict)
+    schedule: TickSchedule = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.schedule = TickSchedule(self.connection.client)
+
+    @property
+    def jobs_url(self) -> str:
+        """The redis-py URL of the Redis the workers use (queue and job records)."""
+        return self.broker_url or self.connection.url
+
+    @property
+    def jobs_client(self) -> redis.Redis:
+        """A client of `jobs_url` (the event store's client when they are one Redis)."""
+        if self.broker_url is None:
+            return self.connection.client
+        if self._broker is None:
+            self._broker = redis.Redis.from_url(self.broker_url)
+        return self._broker
 
     def sessions_for(self, tenant: str) -> SessionService[MazeState]:
         """The session service of `tenant` (created on first use, then cached)."""
@@ -50,6 +79,22 @@ class Runtime:
         """The event store of `tenant`."""
         return self.sessions_for(tenant).store
 
+    def campaigns_for(self, tenant: str) -> SessionService[CampaignState]:
+        """The campaign service of `tenant`, on the sessions' (observed) store."""
+        service = self._campaigns.get(tenant)
+        if service is None:
+            fresh = SessionService(self.store_for(tenant), CampaignAggregate())
+            service = self._campaigns.setdefault(tenant, fresh)
+        return service
+
+    def clock_for(self, tenant: str) -> CampaignClock:
+        """The campaign clock of `tenant`: hand advances and rescheduling, as beat's ticks do."""
+        clock = self._clocks.get(tenant)
+        if clock is None:
+            fresh = CampaignClock(self.campaigns_for(tenant), self.schedule, tenant)
+            clock = self._clocks.setdefault(tenant, fresh)
+        return clock
+
 
 def open_runtime(settings: Settings, metrics: Metrics | None = None) -> Runtime:
     """Connect to Redis (embedded by default), check it, and build the services on it."""
@@ -62,7 +107,9 @@ def open_runtime(settings: Settings, metrics: Metrics | None = None) -> Runtime:
     except Exception:
         connection.close()
         raise
-    return Runtime(connection, metrics if metrics is not None else Metrics())
+    return Runtime(
+        connection, metrics if metrics is not None else Metrics(), broker_url=settings.broker_url
+    )
 
 
 @asynccontextmanager
@@ -73,6 +120,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     try:
         yield
     finally:
+        if runtime._broker is not None:
+            runtime._broker.close()
         await run_in_threadpool(runtime.connection.close)
 
 

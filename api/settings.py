@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from redis.connection import parse_url
 
@@ -94,6 +94,21 @@ class Settings(BaseSettings):
     tenant: str = Field(default="default", validation_alias="DAEDALUS_TENANT")
     environment: Literal["development", "test", "production"] = Field(
         default="development", validation_alias="DAEDALUS_ENV"
+    )
+    # OpenTelemetry tracing (api/telemetry.py); workers read the same two variables.
+    otel: bool | None = Field(
+        default=None,
+        validation_alias="DAEDALUS_OTEL",
+        description="Trace requests, Redis commands and Celery tasks with OpenTelemetry: "
+        "true or false; unset, tracing is on exactly when OTEL_EXPORTER_OTLP_ENDPOINT is set.",
+    )
+    otel_endpoint: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices(
+            "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+        ),
+        description="The OTLP/HTTP collector spans are sent to (the OpenTelemetry SDK reads "
+        "it, with the other OTEL_* variables); setting it switches tracing on.",
     )
 
     @model_validator(mode="after")

@@ -159,8 +159,8 @@ def jobs_of(conn: HTTPConnection) -> Jobs:
     runtime = getattr(conn.app.state, "runtime", None)
     if runtime is None:
         raise NotReady("the job store is not reachable")
-    _bind_celery(runtime.connection.url)
-    return Jobs(runtime.connection.client)
+    _bind_celery(runtime.jobs_url)
+    return Jobs(runtime.jobs_client)
 
 
 def chart_dcs(spec: SimulationSpec, chart: ChartRequest | None) -> list[int]:

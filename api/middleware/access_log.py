@@ -1,7 +1,10 @@
 """The access log and the request metrics: one JSON line and one observation per request.
 
-Logged: method, route template, status, duration, tenant and client app. Never the
-path's query string, headers (API keys, role tokens), bodies or views.
+Logged: method, route template, status, duration, tenant and client app, and what the
+request concerns (`session_id`, `campaign_id`, `job_id`: from the route's path
+parameters or `api.logs.annotate`). Never the path's query string, headers (API keys,
+role tokens), bodies or views. An unhandled error is logged here, once, with the same
+fields (the server's own traceback line for it is dropped, see api/logs.py).
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import time
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from api import telemetry
 from api.clients import Client, client_state
+from api.logs import close_context, mark_logged, open_context
 from api.metrics import Metrics
 
 log = logging.getLogger("daedalus.access")
@@ -48,19 +53,31 @@ class AccessLog:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                # Routed by now; the span ends with the body, before _record runs.
+                telemetry.name_server_span(scope.get("method", ""), route_template(scope))
             elif message["type"] == "websocket.close" and status == 101:
                 status = 403  # closed before it was accepted: refused
             await send(message)
 
+        # Path parameters are read when a line is written: routing sets them further in.
+        context = open_context(lambda: scope.get("path_params") or {})
         try:
             await self.app(scope, receive, observe)
+        except Exception as exc:
+            log.exception(
+                "unhandled error in %s %s", scope.get("method", "WS"), route_template(scope)
+            )
+            mark_logged(exc)
+            raise
         finally:
             self._record(scope, status, time.perf_counter() - started)
+            close_context(context)
 
     def _record(self, scope: Scope, status: int, seconds: float) -> None:
         method = scope.get("method", "WS")
         route = route_template(scope)
         self.metrics.observe_request(method, route, status, seconds)
+        telemetry.name_server_span(method, route)
         client: Client | None = client_state(scope)
         peer = scope.get("client")
         log.info(

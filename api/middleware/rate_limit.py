@@ -1,14 +1,14 @@
 """Per-caller rate limits: a token bucket per API key (per client IP without a key).
 
-Every answer carries the IETF draft `RateLimit-Limit`, `RateLimit-Remaining` and
-`RateLimit-Reset` headers; past the limit the answer is 429 `rate_limited` with
-`Retry-After`. A GraphQL request counts once, whatever it asks; a WebSocket counts
-once, at its handshake.
+The buckets live in the service's Redis (api/ratelimit.py), so every API process on it
+shares one limit per caller. Every answer carries the IETF draft `RateLimit-Limit`,
+`RateLimit-Remaining` and `RateLimit-Reset` headers; past the limit the answer is 429
+`rate_limited` with `Retry-After`. A GraphQL request counts once, whatever it asks; a
+WebSocket counts once, at its handshake. When Redis cannot be reached the request is
+served without the headers (the limiter fails open and logs a warning).
 """
 
 from __future__ import annotations
-
-import time
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -20,6 +20,15 @@ from api.middleware.api_keys import OPEN_PATHS
 from api.ratelimit import TokenBuckets
 
 
+def redis_url_of(scope: Scope) -> str | None:
+    """The URL of the running service's Redis (None before the app has started)."""
+    app = scope.get("app")
+    runtime = getattr(getattr(app, "state", None), "runtime", None)
+    connection = getattr(runtime, "connection", None)
+    url = getattr(connection, "url", None)
+    return url if isinstance(url, str) else None
+
+
 class RateLimit:
     """Take a token for the caller; refuse with 429 when its bucket is empty."""
 
@@ -29,6 +38,9 @@ class RateLimit:
         self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, self._closing_on_shutdown(send))
+            return
         if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
             await self.app(scope, receive, send)
             return
@@ -38,7 +50,10 @@ class RateLimit:
         else:
             peer = scope.get("client")
             identity = "ip:" + (peer[0] if peer else "unknown")
-        decision = self.buckets.take(identity, time.monotonic())
+        decision = await self.buckets.take(identity, redis_url_of(scope))
+        if decision is None:  # not checked (Redis unreachable): fail open
+            await self.app(scope, receive, send)
+            return
         headers = decision.headers()
         if not decision.allowed:
             self.metrics.rate_limited.inc()
@@ -61,3 +76,13 @@ class RateLimit:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+    def _closing_on_shutdown(self, send: Send) -> Send:
+        """`send` that closes the buckets' Redis client once the app has shut down."""
+
+        async def closing(message: Message) -> None:
+            if message["type"] in ("lifespan.shutdown.complete", "lifespan.shutdown.failed"):
+                await self.buckets.aclose()
+            await send(message)
+
+        return closing

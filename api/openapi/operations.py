@@ -10,6 +10,7 @@ from api.models import (
     RollRequest,
     VerifyRequest,
 )
+from api.openapi.campaigns import campaign_operations
 from api.openapi.mazes import maze_operations
 from api.openapi.rules import BODY_ERRORS, SEEDED, rules_operations
 from api.openapi.spec import Operation, Param, obj
@@ -156,6 +157,7 @@ def all_operations() -> list[Operation]:
         *dice_operations(),
         *rules_operations(),
         *session_operations(),
+        *campaign_operations(),
         *maze_operations(),
         *simulation_operations(),
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import dice, fair, haze, maze, mazerats, mazes, sessions, simulations
+from api.rest import campaigns, dice, fair, haze, maze, mazerats, mazes, sessions, simulations
 
 routes: list[BaseRoute] = [
     *dice.routes,
@@ -13,6 +13,7 @@ routes: list[BaseRoute] = [
     *mazerats.routes,
     *haze.routes,
     *sessions.routes,
+    *campaigns.routes,
     *mazes.routes,
     *simulations.routes,
 ]

@@ -11,6 +11,7 @@ import time
 from starlette.requests import HTTPConnection
 
 from api.clients import client_of
+from api.logs import annotate
 from api.sessions.tokens import RoleToken, authenticate
 from services.errors import DomainError
 from services.labyrinth import MazeState
@@ -58,4 +59,5 @@ def bearer(conn: HTTPConnection) -> str | None:
 
 def grant_of(conn: HTTPConnection, session_id: str, token: str | None) -> RoleToken:
     """The verified grant of `token` for `session_id` in the caller's tenant (401/403/404)."""
+    annotate(session_id=session_id)  # the request's log lines name the session, even if refused
     return authenticate(secret_of(conn), token, session_id, now(), tenant_of(conn))

@@ -8,9 +8,12 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from api.sessions.tokens import Forbidden, RoleToken
 from services.labyrinth import commands as cmd
+from services.labyrinth.overrides import MAX_POINTS, MAX_REASON, MAX_SLEEP_TURNS, MAX_TRAP_DC
 from services.labyrinth.vocab import Action, EncounterOutcome
 
 _Id = Annotated[str, Field(min_length=1, max_length=64)]
+# Shown to the table with the override; never a card's internal id or playing-card label.
+_Reason = Annotated[str, Field(min_length=1, max_length=MAX_REASON)]
 
 
 class _Command(BaseModel):
@@ -90,8 +93,117 @@ class RollInitiative(_Command):
         return cmd.RollInitiative()
 
 
+# GM overrides (docs/RULES.md, "GM overrides"): each carries the GM's reason.
+
+
+class OverrideMember(_Command):
+    """GM: set a member's sleep (own turns still to skip; 0 wakes) and/or whether they play."""
+
+    type: Literal["OverrideMember"]
+    member: _Id
+    asleep_turns: int | None = Field(default=None, ge=0, le=MAX_SLEEP_TURNS)
+    in_play: bool | None = None
+    reason: _Reason
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.OverrideMember(
+            member=self.member,
+            asleep_turns=self.asleep_turns,
+            in_play=self.in_play,
+            reason=self.reason,
+        )
+
+
+class OverrideTurn(_Command):
+    """GM: end the running turn now (nothing pending resolves); `next_player` acts next."""
+
+    type: Literal["OverrideTurn"]
+    next_player: _Id | None = None
+    reason: _Reason
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.OverrideTurn(next_player=self.next_player, reason=self.reason)
+
+
+class RevealRiverCard(_Command):
+    """GM: turn a face-down river card (slot id) face up for the table, unresolved."""
+
+    type: Literal["RevealRiverCard"]
+    card: _Id
+    reason: _Reason
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.RevealRiverCard(card=self.card, reason=self.reason)
+
+
+class MoveRiverCard(_Command):
+    """GM: move a river card out of the river (a face-down one stays unseen)."""
+
+    type: Literal["MoveRiverCard"]
+    card: _Id
+    to: cmd.RiverDestination
+    refill: bool = False
+    reason: _Reason
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.MoveRiverCard(card=self.card, to=self.to, refill=self.refill, reason=self.reason)
+
+
+class OverrideScore(_Command):
+    """GM: set the Right Path and/or Monster point counts."""
+
+    type: Literal["OverrideScore"]
+    right_paths: int | None = Field(default=None, ge=0, le=MAX_POINTS)
+    monster_points: int | None = Field(default=None, ge=0, le=MAX_POINTS)
+    reason: _Reason
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.OverrideScore(
+            right_paths=self.right_paths, monster_points=self.monster_points, reason=self.reason
+        )
+
+
+class OverrideActions(_Command):
+    """GM: set the locked and removed actions and/or the turn's action use."""
+
+    type: Literal["OverrideActions"]
+    locked: list[Action] | None = Field(default=None, max_length=len(Action))
+    removed: list[Action] | None = Field(default=None, max_length=len(Action))
+    action_taken: bool | None = None
+    reason: _Reason
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.OverrideActions(
+            locked=None if self.locked is None else tuple(self.locked),
+            removed=None if self.removed is None else tuple(self.removed),
+            action_taken=self.action_taken,
+            reason=self.reason,
+        )
+
+
+class OverrideTrap(_Command):
+    """GM: hand-pick the pending trap (`row` of the trap table) and/or its DC."""
+
+    type: Literal["OverrideTrap"]
+    row: int | None = Field(default=None, ge=0, le=100)
+    dc: int | None = Field(default=None, ge=1, le=MAX_TRAP_DC)
+    reason: _Reason
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.OverrideTrap(row=self.row, dc=self.dc, reason=self.reason)
+
+
 PlayerCommand = TakeAction | FlipCard | ChooseCard | AttemptDisarm | SkipDisarm
-GmCommand = ResolveEncounter | EndMaze | RollInitiative
+GmOverride = (
+    OverrideMember
+    | OverrideTurn
+    | RevealRiverCard
+    | MoveRiverCard
+    | OverrideScore
+    | OverrideActions
+    | OverrideTrap
+)
+GmCommand = ResolveEncounter | EndMaze | RollInitiative | GmOverride
 SessionCommand = Annotated[PlayerCommand | GmCommand, Field(discriminator="type")]
 
 

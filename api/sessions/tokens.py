@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 import json
@@ -22,6 +23,7 @@ Role = Literal["gm", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
 DEFAULT_TTL_SECONDS = 12 * 3600
 MAX_TOKEN_CHARS = 2048
+VERIFIED_CACHE = 1024  # genuine tokens whose grant is remembered, per process
 _PREFIX = "v1"
 _CONTEXT = b"daedalus/session-role-token/v1"
 
@@ -59,6 +61,7 @@ class RoleToken:
     tenant: str
 
 
+@functools.lru_cache(maxsize=8)
 def _key(secret: bytes) -> bytes:
     return hmac.new(secret, _CONTEXT, hashlib.sha256).digest()
 
@@ -100,7 +103,20 @@ def issue_token(
 
 def read_token(secret: bytes, token: str, now: int) -> RoleToken:
     """The grant of a genuine, unexpired token; InvalidToken otherwise (saying nothing more)."""
-    parts = token.split(".") if len(token) <= MAX_TOKEN_CHARS else []
+    if len(token) > MAX_TOKEN_CHARS:
+        raise InvalidToken("the session token is malformed")
+    grant = _verified(secret, token)
+    if grant.expires <= now:
+        raise InvalidToken("the session token has expired")
+    return grant
+
+
+# A table sends the same few tokens all evening: a genuine token's grant is remembered
+# (its expiry is still checked on every use); a refused one is checked afresh each time.
+@functools.lru_cache(maxsize=VERIFIED_CACHE)
+def _verified(secret: bytes, token: str) -> RoleToken:
+    """The grant of a genuine token (expired or not); InvalidToken if it is not genuine."""
+    parts = token.split(".")
     if len(parts) != 3 or parts[0] != _PREFIX:
         raise InvalidToken("the session token is malformed")
     expected = hmac.new(_key(secret), f"{_PREFIX}.{parts[1]}".encode(), hashlib.sha256).digest()
@@ -111,10 +127,7 @@ def read_token(secret: bytes, token: str, now: int) -> RoleToken:
         claims = None
     if not isinstance(claims, dict):
         raise InvalidToken("the session token is not genuine")
-    grant = _grant(claims)
-    if grant.expires <= now:
-        raise InvalidToken("the session token has expired")
-    return grant
+    return _grant(claims)
 
 
 def _grant(claims: dict[str, Any]) -> RoleToken:

@@ -28,6 +28,7 @@ from services.labyrinth import (
 )
 from services.labyrinth.codec import decode_event
 from services.labyrinth.errors import NOT_STARTED, UNKNOWN_PLAYER, LabyrinthError
+from services.store.errors import WrongExpectedVersion
 from services.store.model import RecordedEvent
 from services.store.sessions import SessionService
 
@@ -132,17 +133,25 @@ def send(
 ) -> dict[str, Any]:
     """Run a command as this token allows; the events and view come back for its viewer."""
     authorize(grant, command)
-    # Only whether it started: `execute` loads the state itself (a second full load here
-    # cost as much as the rest of a flip).
-    if sessions.store.version(sessions.stream(grant.session_id)) == 0:
-        raise LabyrinthError("no such session", code=NOT_STARTED)
-    done = sessions.execute(
-        grant.session_id,
-        command.to_domain(),
-        SystemRng(),
-        seen_version=command.seen_version,
-        command_id=command.command_id,
-    )
+    # No separate "has it started?" read: `execute` loads the state (one stream read past
+    # the cached version), and every command the API accepts is refused `not_started` by
+    # the engine on a session with no events, recording nothing.
+    try:
+        done = sessions.execute(
+            grant.session_id,
+            command.to_domain(),
+            SystemRng(),
+            seen_version=command.seen_version,
+            command_id=command.command_id,
+        )
+    except LabyrinthError as exc:
+        if exc.code == NOT_STARTED:
+            raise LabyrinthError("no such session", code=NOT_STARTED) from None
+        raise
+    except WrongExpectedVersion as exc:  # a `seen_version` for a session with no events
+        if exc.actual_version == 0:
+            raise LabyrinthError("no such session", code=NOT_STARTED) from None
+        raise
     viewer = viewer_of(grant)
     return {
         "version": done.version,

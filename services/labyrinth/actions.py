@@ -7,6 +7,7 @@ from services.labyrinth.emit import Emitter
 from services.labyrinth.errors import (
     ACTION_LOCKED,
     ACTION_UNAVAILABLE,
+    MEMBER_OUT_OF_PLAY,
     NOT_FLIPPABLE,
     UNKNOWN_CARD,
     UNKNOWN_PLAYER,
@@ -61,6 +62,8 @@ def validate_action(state: MazeState, cmd: TakeAction) -> None:
     if action is Action.WAKE_PLAYER:
         if cmd.target is None or cmd.target not in state.member_ids:
             raise LabyrinthError(f"unknown player {cmd.target!r}", code=UNKNOWN_PLAYER)
+        if cmd.target in state.out_of_play:
+            raise LabyrinthError(f"{cmd.target!r} is out of play", code=MEMBER_OUT_OF_PLAY)
         if cmd.target not in state.asleep:
             raise _unavailable(f"{cmd.target!r} is not asleep")
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from services.labyrinth.definition import MazeDefinition
 from services.labyrinth.profiles import PartyMember
@@ -81,6 +82,86 @@ class EndMaze:
     reason: str = "ended_by_gm"
 
 
+# GM overrides: the table rules otherwise, or a client mistake must be fixed. Each
+# carries the GM's `reason`, shown to the table with the override (docs/RULES.md).
+
+RiverDestination = Literal["discard", "game", "deck_top", "deck_bottom", "deck_shuffled"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverrideMember:
+    """GM: set a member's sleep (own turns still to skip; 0 wakes) and whether they play."""
+
+    member: str
+    reason: str
+    asleep_turns: int | None = None
+    in_play: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverrideTurn:
+    """GM: end the current turn now (nothing pending resolves); `next_player` acts next."""
+
+    reason: str
+    next_player: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RevealRiverCard:
+    """GM: turn a face-down river card face up for the table, without resolving it."""
+
+    card: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoveRiverCard:
+    """GM: take a river card out of the river (face down stays unseen); optionally refill."""
+
+    card: str
+    to: RiverDestination
+    reason: str
+    refill: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverrideScore:
+    """GM: set the Right Path and/or Monster point counts."""
+
+    reason: str
+    right_paths: int | None = None
+    monster_points: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverrideActions:
+    """GM: set which actions are locked or out of the game, and the turn's action use."""
+
+    reason: str
+    locked: tuple[Action, ...] | None = None
+    removed: tuple[Action, ...] | None = None
+    action_taken: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OverrideTrap:
+    """GM: hand-pick the pending trap (a row of the maze's trap table) and/or its DC."""
+
+    reason: str
+    row: int | None = None
+    dc: int | None = None
+
+
+GmOverride = (
+    OverrideMember
+    | OverrideTurn
+    | RevealRiverCard
+    | MoveRiverCard
+    | OverrideScore
+    | OverrideActions
+    | OverrideTrap
+)
+
 Command = (
     StartMaze
     | RollInitiative
@@ -91,4 +172,5 @@ Command = (
     | SkipDisarm
     | ResolveEncounter
     | EndMaze
+    | GmOverride
 )

@@ -11,28 +11,23 @@ from services.dice import Rng
 from services.labyrinth import commands as cmd
 from services.labyrinth.actions import take_action, validate_action
 from services.labyrinth.cards import build_cards
+from services.labyrinth.checks import check_live, check_waiting, refuse
 from services.labyrinth.emit import Emitter
 from services.labyrinth.encounters import resolve_encounter
 from services.labyrinth.errors import (
     ACTION_ALREADY_TAKEN,
     ALREADY_STARTED,
-    CHOICE_PENDING,
-    ENCOUNTER_PENDING,
     INITIATIVE_ALREADY_ROLLED,
-    INITIATIVE_PENDING,
     INVALID_DEFINITION,
-    MAZE_ENDED,
+    MEMBER_OUT_OF_PLAY,
     NO_ENCOUNTER,
     NO_PENDING_CHOICE,
     NO_PENDING_TRAP,
     NOT_FLIPPABLE,
-    NOT_STARTED,
     NOT_YOUR_TURN,
     PLAYER_ASLEEP,
-    TRAP_PENDING,
     UNKNOWN_CARD,
     UNKNOWN_PLAYER,
-    LabyrinthError,
 )
 from services.labyrinth.events import (
     ActionsRemoved,
@@ -45,73 +40,60 @@ from services.labyrinth.events import (
     MazeEnded,
     MazeStarted,
 )
+from services.labyrinth.overrides import override
 from services.labyrinth.resolution import resolve
 from services.labyrinth.state import MazeState
 from services.labyrinth.traps import attempt_disarm, skip_disarm
 from services.labyrinth.turns import start_next_turn
 from services.labyrinth.vocab import LOCKED_ACTIONS, Action
 
-_WAITING = {
-    "choice": (CHOICE_PENDING, "choose among the revealed cards first"),
-    "trap": (TRAP_PENDING, "disarm the trap or let it go off first"),
-    "encounter": (ENCOUNTER_PENDING, "the GM records the encounter's outcome first"),
-    "initiative": (INITIATIVE_PENDING, "roll initiative first"),
-}
-
-
-def _refuse(code: str, message: str) -> LabyrinthError:
-    return LabyrinthError(message, code=code)
-
-
-def _check_live(state: MazeState) -> None:
-    if state.phase == "not_started":
-        raise _refuse(NOT_STARTED, "the maze has not started")
-    if state.phase in ("escaped", "ended"):
-        raise _refuse(MAZE_ENDED, "the maze is over")
-
 
 def _check_player(state: MazeState, player: str, phase: str) -> None:
     """Common checks for a player's command, in the order a table would notice them."""
-    _check_live(state)
+    check_live(state)
     if player not in state.member_ids:
-        raise _refuse(UNKNOWN_PLAYER, f"unknown player {player!r}")
+        raise refuse(UNKNOWN_PLAYER, f"unknown player {player!r}")
+    if player in state.out_of_play:
+        raise refuse(MEMBER_OUT_OF_PLAY, f"{player!r} is out of play")
     if player in state.asleep:
-        raise _refuse(PLAYER_ASLEEP, f"{player!r} is asleep")
-    if state.phase in _WAITING and state.phase != phase:
-        code, message = _WAITING[state.phase]
-        raise _refuse(code, message)
+        raise refuse(PLAYER_ASLEEP, f"{player!r} is asleep")
+    check_waiting(state, (phase,))
     if player != state.active:
-        raise _refuse(NOT_YOUR_TURN, f"it is {state.active!r}'s turn")
+        raise refuse(NOT_YOUR_TURN, f"it is {state.active!r}'s turn")
     if phase == "choice" and state.phase != "choice":
-        raise _refuse(NO_PENDING_CHOICE, "no action revealed cards to choose from")
+        raise refuse(NO_PENDING_CHOICE, "no action revealed cards to choose from")
     if phase == "trap" and state.phase != "trap":
-        raise _refuse(NO_PENDING_TRAP, "no trap waits to be disarmed")
+        raise refuse(NO_PENDING_TRAP, "no trap waits to be disarmed")
 
 
 def decide(state: MazeState, command: cmd.Command, rng: Rng) -> list[Event]:
     """The events a command produces, or a LabyrinthError with a stable code."""
     em = Emitter(state, rng)
+    if isinstance(command, cmd.GmOverride):
+        check_live(state)
+        override(em, command)
+        return em.events
     match command:
         case cmd.StartMaze():
             _start(em, command)
         case cmd.RollInitiative():
-            _check_live(state)
+            check_live(state)
             if state.phase != "initiative":
-                raise _refuse(INITIATIVE_ALREADY_ROLLED, "initiative was rolled already")
+                raise refuse(INITIATIVE_ALREADY_ROLLED, "initiative was rolled already")
             _roll_initiative(em)
         case cmd.TakeAction():
             _check_player(state, command.player, "turn")
             if state.action_taken:
-                raise _refuse(ACTION_ALREADY_TAKEN, "one action per turn")
+                raise refuse(ACTION_ALREADY_TAKEN, "one action per turn")
             validate_action(state, command)
             take_action(em, command)
         case cmd.FlipCard():
             _check_player(state, command.player, "turn")
             card = state.slots.get(command.card)
             if card is None or card not in state.river:
-                raise _refuse(UNKNOWN_CARD, f"no river card {command.card!r} in this deal")
+                raise refuse(UNKNOWN_CARD, f"no river card {command.card!r} in this deal")
             if card in state.face_up:
-                raise _refuse(NOT_FLIPPABLE, "only a face-down river card can be flipped")
+                raise refuse(NOT_FLIPPABLE, "only a face-down river card can be flipped")
             em.emit(CardRevealed(player=command.player, card=em.slot_card(card, command.card)))
             resolve(em, card)
         case cmd.ChooseCard():
@@ -124,22 +106,22 @@ def decide(state: MazeState, command: cmd.Command, rng: Rng) -> list[Event]:
             _check_player(state, command.player, "trap")
             skip_disarm(em, command.player)
         case cmd.ResolveEncounter():
-            _check_live(state)
+            check_live(state)
             if state.phase != "encounter":
-                raise _refuse(NO_ENCOUNTER, "no encounter is running")
+                raise refuse(NO_ENCOUNTER, "no encounter is running")
             resolve_encounter(em, command.outcome)
         case cmd.EndMaze():
-            _check_live(state)
+            check_live(state)
             em.emit(MazeEnded(reason=command.reason))
     return em.events
 
 
 def _start(em: Emitter, command: cmd.StartMaze) -> None:
     if em.state.phase != "not_started":
-        raise _refuse(ALREADY_STARTED, "the maze has started already")
+        raise refuse(ALREADY_STARTED, "the maze has started already")
     ids = [m.id for m in command.party]
     if not ids or len(set(ids)) != len(ids):
-        raise _refuse(INVALID_DEFINITION, "the party needs members with distinct ids")
+        raise refuse(INVALID_DEFINITION, "the party needs members with distinct ids")
     deck, pool = build_cards(command.definition)
     em.emit(
         MazeStarted(
@@ -174,7 +156,7 @@ def _choose(em: Emitter, command: cmd.ChooseCard) -> None:
     s = em.state
     assert s.choice is not None
     if command.card not in s.choice.options:
-        raise _refuse(UNKNOWN_CARD, f"{command.card!r} is not one of the revealed cards")
+        raise refuse(UNKNOWN_CARD, f"{command.card!r} is not one of the revealed cards")
     card = s.slots[command.card]
     if s.choice.kind == "bottom":
         rest = tuple(s.slots[o] for o in s.choice.options if o != command.card)

@@ -23,7 +23,9 @@ def start_encounter(em: Emitter) -> None:
     table_roll = em.roll(table.die)
     entry = pick_row(table.entries, table_roll.total)
     initiative = em.roll(entry.initiative)
-    players = [Combatant(s.member(p).name, p, s.initiative[p]) for p in s.order]
+    players = [
+        Combatant(s.member(p).name, p, s.initiative[p]) for p in s.order if p not in s.out_of_play
+    ]
     at = next((i for i, c in enumerate(players) if c.initiative < initiative.total), len(players))
     monster = Combatant(entry.name, None, initiative.total)
     order = (*players[:at], monster, *players[at:])

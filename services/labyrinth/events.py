@@ -239,6 +239,61 @@ class MazeEnded:
     reason: str
 
 
+# GM overrides: each records the values it set (evolve copies them) and the GM's reason.
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemberOverridden:
+    member: str
+    asleep_turns: int
+    in_play: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnOverridden:
+    player: str
+    next_player: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardRevealedByGm:
+    card: SlotCard
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RiverCardMovedByGm:
+    card: SlotCard
+    face_up: bool
+    to: Literal["discard", "game", "deck_top", "deck_bottom", "deck_shuffled"]
+    reason: str
+    deck: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreOverridden:
+    right_paths: int
+    monster_points: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ActionsOverridden:
+    locked: tuple[Action, ...]
+    removed: tuple[Action, ...]
+    action_taken: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrapOverridden:
+    entry: TrapEntry
+    dc: int
+    reason: str
+
+
 Event = (
     MazeStarted
     | InitiativeRolled
@@ -276,6 +331,13 @@ Event = (
     | ActionsUnlocked
     | MazeEscaped
     | MazeEnded
+    | MemberOverridden
+    | TurnOverridden
+    | CardRevealedByGm
+    | RiverCardMovedByGm
+    | ScoreOverridden
+    | ActionsOverridden
+    | TrapOverridden
 )
 
 EVENT_TYPES: tuple[type, ...] = Event.__args__

@@ -19,7 +19,8 @@ def _drop_slots(slots: dict[str, str], cards: tuple[str, ...]) -> dict[str, str]
     return {s: c for s, c in slots.items() if c not in gone}
 
 
-def _leave_river(state: MazeState, cards: tuple[str, ...], to: str) -> MazeState:
+def _leave_river(state: MazeState, cards: tuple[str, ...], to: str | None) -> MazeState:
+    """Cards leave the river (or held) for the discard pile, the game, or (None) the caller."""
     changes: dict[str, object] = {
         "river": _without(state.river, cards),
         "held": _without(state.held, cards),
@@ -29,9 +30,40 @@ def _leave_river(state: MazeState, cards: tuple[str, ...], to: str) -> MazeState
     }
     if to == "discard":
         changes["discard"] = state.discard + cards
-    else:
+    elif to is not None:
         changes["removed"] = state.removed + cards
     return replace(state, **changes)  # type: ignore[arg-type]
+
+
+def _move_from_river(state: MazeState, event: ev.RiverCardMovedByGm) -> MazeState:
+    card = event.card.card
+    if event.to in ("discard", "game"):
+        return _leave_river(state, (card,), event.to)
+    off = _leave_river(state, (card,), None)
+    if event.to == "deck_top":
+        return replace(off, deck=(card, *off.deck))
+    if event.to == "deck_bottom":
+        return replace(off, deck=(*off.deck, card))
+    assert event.deck is not None
+    return replace(off, deck=event.deck)
+
+
+def _member(state: MazeState, event: ev.MemberOverridden) -> MazeState:
+    asleep = {p: n for p, n in state.asleep.items() if p != event.member}
+    if event.asleep_turns > 0:
+        asleep[event.member] = event.asleep_turns
+    out = state.out_of_play - {event.member}
+    if not event.in_play:
+        out = out | {event.member}
+    return replace(state, asleep=asleep, out_of_play=out)
+
+
+def _turn(state: MazeState, event: ev.TurnOverridden) -> MazeState:
+    # The next turn search starts after `turn_index`, so point it just before the pick.
+    index = state.turn_index
+    if event.next_player is not None:
+        index = state.order.index(event.next_player) - 1
+    return replace(state, phase="turn", choice=None, trap=None, turn_index=index)
 
 
 def evolve(state: MazeState, event: ev.Event) -> MazeState:
@@ -204,5 +236,27 @@ def evolve(state: MazeState, event: ev.Event) -> MazeState:
             return replace(state, phase="escaped", outcome=event.reason, choice=None, trap=None)
         case ev.MazeEnded():
             return replace(state, phase="ended", outcome=event.reason, choice=None, trap=None)
+        case ev.MemberOverridden():
+            return _member(state, event)
+        case ev.TurnOverridden():
+            return _turn(state, event)
+        case ev.CardRevealedByGm():
+            return replace(state, face_up=state.face_up | {event.card.card})
+        case ev.RiverCardMovedByGm():
+            return _move_from_river(state, event)
+        case ev.ScoreOverridden():
+            return replace(
+                state, right_paths=event.right_paths, monster_points=event.monster_points
+            )
+        case ev.ActionsOverridden():
+            return replace(
+                state,
+                locked=frozenset(event.locked),
+                unavailable=frozenset(event.removed),
+                action_taken=event.action_taken,
+            )
+        case ev.TrapOverridden():
+            assert state.trap is not None
+            return replace(state, trap=PendingTrap(state.trap.card, event.entry, event.dc))
         case _:
             assert_never(event)

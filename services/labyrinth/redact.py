@@ -61,6 +61,26 @@ def _maze_started(e: ev.MazeStarted, s: bool) -> dict[str, Any]:
     }
 
 
+def _moved(e: ev.RiverCardMovedByGm, s: bool) -> dict[str, Any]:
+    # A face-down card leaves unseen: players learn only which slot emptied.
+    if e.face_up:
+        card = {"face_up": True, **visible_card(e.card, s)}
+    else:
+        card = {"face_up": False} | ({"slot": e.card.slot} if s else {})
+    return {"card": card, "to": e.to, "reason": e.reason}
+
+
+def _trap_overridden(e: ev.TrapOverridden, s: bool) -> dict[str, Any]:
+    entry = e.entry
+    return {
+        "trap": entry.name,
+        "effect": entry.effect.value,
+        "text": entry.text,
+        "dc": e.dc,
+        "reason": e.reason,
+    }
+
+
 _PUBLIC: dict[type, _Public] = {
     ev.MazeStarted: _maze_started,
     ev.InitiativeRolled: lambda e, s: jsonable(e),
@@ -121,6 +141,14 @@ _PUBLIC: dict[type, _Public] = {
     ev.ActionsUnlocked: lambda e, s: jsonable(e),
     ev.MazeEscaped: lambda e, s: jsonable(e),
     ev.MazeEnded: lambda e, s: jsonable(e),
+    # GM overrides: the values they set and the GM's reason are the table's to see.
+    ev.MemberOverridden: lambda e, s: jsonable(e),
+    ev.TurnOverridden: lambda e, s: jsonable(e),
+    ev.CardRevealedByGm: lambda e, s: {"card": visible_card(e.card, s), "reason": e.reason},
+    ev.RiverCardMovedByGm: _moved,
+    ev.ScoreOverridden: lambda e, s: jsonable(e),
+    ev.ActionsOverridden: lambda e, s: jsonable(e),
+    ev.TrapOverridden: _trap_overridden,
 }
 
 

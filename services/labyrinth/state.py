@@ -66,6 +66,7 @@ class MazeState:
     right_paths: int = 0
     monster_points: int = 0
     asleep: dict[str, int] = field(default_factory=dict)
+    out_of_play: frozenset[str] = frozenset()
     pending_slowing: int = 0
     outcome: str | None = None
 
@@ -95,6 +96,11 @@ class MazeState:
     def member_ids(self) -> tuple[str, ...]:
         """The party's ids in the order given."""
         return tuple(m.id for m in self.party)
+
+    @property
+    def in_play(self) -> tuple[str, ...]:
+        """The ids of members still in play (the GM can take one out), in party order."""
+        return tuple(m.id for m in self.party if m.id not in self.out_of_play)
 
     def member(self, player: str) -> PartyMember:
         """A party member by id."""

@@ -72,6 +72,8 @@ def spring(em: Emitter, entry: TrapEntry, player: str) -> None:
         dc = s.maze.dc + entry.save_dc_offset
         saves = []
         for member in s.party:
+            if member.id in s.out_of_play:
+                continue
             save = em.roll(member.profile.expression(Stat.DEX))
             ok = save.total >= dc
             damage = None if ok else em.roll(entry.damage)

@@ -81,14 +81,22 @@ def _end_round(em: Emitter) -> None:
 
 
 def start_next_turn(em: Emitter) -> None:
-    """Advance in initiative order (skipping sleepers), deal, and wait for the player."""
+    """Advance in initiative order (skipping sleepers), deal, and wait for the player.
+
+    Members the GM took out of play are passed over without an event (at least one member
+    is always in play: the override that would take the last one out is refused).
+    """
+    index = em.state.turn_index + 1
     while True:
         s = em.state
-        index = s.turn_index + 1
         if index >= len(s.order):
             _end_round(em)
+            index = em.state.turn_index + 1
             continue
         player = s.order[index]
+        index += 1
+        if player in s.out_of_play:
+            continue
         left = s.asleep.get(player)
         if left is None:
             break

@@ -40,6 +40,7 @@ def _table(state: MazeState, slots: bool) -> dict[str, Any]:
         "active": state.active,
         "party": [{"id": m.id, "name": m.name} for m in state.party],
         "asleep": dict(state.asleep),
+        "out_of_play": sorted(state.out_of_play),
         "right_paths": state.right_paths,
         "monster_points": state.monster_points,
         "action_taken": state.action_taken,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -38,9 +39,19 @@ def _wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path) ->
     raise RuntimeError(f"server not healthy after {STARTUP_SECONDS}s:\n{log.read_text()}")
 
 
+# With `worker=True`: beat asks for due campaigns this often (seconds).
+WORKER_SCAN_SECONDS = "0.5"
+
+
 @contextlib.contextmanager
-def serve(root: Path, extra_env: dict[str, str]) -> Iterator[tuple[str, Path]]:
-    """Run `python -m api` on a free port with data under `root`; yield its URL and log."""
+def serve(
+    root: Path, extra_env: dict[str, str], *, worker: bool = False
+) -> Iterator[tuple[str, Path]]:
+    """Run `python -m api` on a free port with data under `root`; yield its URL and log.
+
+    `worker=True` starts it as `make run` does, with its Celery worker and beat on the
+    embedded Redis (scanning for due campaigns every WORKER_SCAN_SECONDS).
+    """
     log = root / "server.log"
     port = _free_port()
     env = {
@@ -52,12 +63,23 @@ def serve(root: Path, extra_env: dict[str, str]) -> Iterator[tuple[str, Path]]:
         "DAEDALUS_ENV": "test",
         # The API tests need no Celery worker (the worker tests start their own).
         "DAEDALUS_WORKER": "0",
+        **(
+            {"DAEDALUS_WORKER": "1", "DAEDALUS_TICK_SCAN_SECONDS": WORKER_SCAN_SECONDS}
+            if worker
+            else {}
+        ),
         **extra_env,
     }
     repo = Path(__file__).resolve().parents[2]
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "api"], cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT
+            [sys.executable, "-m", "api"],
+            cwd=repo,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            # Its own process group, so nothing it started can outlive the test.
+            start_new_session=worker,
         )
     base_url = f"http://127.0.0.1:{port}"
     try:
@@ -66,10 +88,14 @@ def serve(root: Path, extra_env: dict[str, str]) -> Iterator[tuple[str, Path]]:
     finally:
         process.terminate()
         try:
-            process.wait(timeout=10)
+            # With a worker, the server stops its worker and beat before it exits.
+            process.wait(timeout=60 if worker else 10)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if worker:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 @pytest.fixture(scope="session")

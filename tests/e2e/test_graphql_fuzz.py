@@ -19,9 +19,9 @@ Not fuzzed:
   is a Celery job, the server under test runs without a worker, and the simulation API
   has its own tests.
 
-The session fields are fuzzed too: with generated (forged) tokens and ids they must answer
+The session and campaign fields are fuzzed too: with generated (forged) tokens and ids they answer
 a `Problem`, never an error. `JSON` arguments get arbitrary JSON mixed with a few shapes
-the resolvers accept (a character, a command, a maze definition), so that generated
+the resolvers accept (a character, a command, a maze definition, a cadence), so that generated
 queries also get past the first validation now and then.
 """
 
@@ -76,6 +76,10 @@ PLAUSIBLE: list[Any] = [
     {"type": "EndMaze"},
     {"name": "Custom", "dc": 12, "deck": "standard26", "trap_table": {"entries": []}},
     {"system": "5e", "modifiers": {"DEX": 3}},
+    {"kind": "interval", "every_seconds": 60},
+    {"kind": "weekly", "days": ["mon", "fri"], "at": "19:30", "timezone": "Europe/Paris"},
+    {"type": "supplies", "delta": 3},
+    {"supplies_max": 200, "avoid_step": 3},
 ]
 JSON_VALUES = st.recursive(
     SCALAR_VALUES,

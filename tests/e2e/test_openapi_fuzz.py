@@ -3,7 +3,8 @@
 Every REST operation is fuzzed with positive data generated from the contract (bounded:
 a fixed number of derandomized examples per operation) and must answer without a 5xx,
 with a status code, content type, headers and body the contract declares. The session
-operations that need a role token are fuzzed against a real session with its GM token.
+operations that need a role token are fuzzed against a real session with its GM token,
+and the campaign operations against a real campaign with its GM token.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 
 from api.openapi import COMMITTED
+from api.openapi.campaigns import campaign_operations
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -41,8 +43,11 @@ schema.config.phases.update(phases=["examples", "fuzzing"])
 # Operations that need a session role token: fuzzed below against a real session. Without
 # a token they only ever answer 401, which would exercise nothing but the token check.
 NEEDS_TOKEN = ["getSession", "issueToken", "sendCommand", "getEvents"]
-public = schema.exclude(operation_id=NEEDS_TOKEN)
+# Likewise the campaign operations, against a real campaign with its GM token.
+NEEDS_CAMPAIGN_TOKEN = [op.operation_id for op in campaign_operations() if op.session_token]
+public = schema.exclude(operation_id=NEEDS_TOKEN + NEEDS_CAMPAIGN_TOKEN)
 with_token = schema.include(operation_id=NEEDS_TOKEN)
+with_campaign_token = schema.include(operation_id=NEEDS_CAMPAIGN_TOKEN)
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +75,36 @@ def test_session_operations(
 ) -> None:
     session_id, token = gm_session
     case.path_parameters = {**(case.path_parameters or {}), "session_id": session_id}
+    case.call_and_validate(
+        base_url=server_url, headers={"Authorization": f"Bearer {token}"}, checks=CHECKS
+    )
+
+
+@pytest.fixture(scope="module")
+def gm_campaign(server_url: str) -> tuple[str, str]:
+    """A live campaign with two runners, and its GM token."""
+    created = httpx.post(f"{server_url}/v1/campaigns", json={"name": "Fuzzed Glade"})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    campaign_id, token = str(body["campaign_id"]), str(body["gm_token"])
+    abilities = {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}
+    for runner in ("r1", "r2"):
+        added = httpx.post(
+            f"{server_url}/v1/campaigns/{campaign_id}/runners",
+            json={"runner": runner, "character": {"name": runner, "abilities": abilities}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert added.status_code == 200, added.text
+    return campaign_id, token
+
+
+@with_campaign_token.parametrize()
+@FUZZ
+def test_campaign_operations(
+    case: schemathesis.Case[Any], server_url: str, gm_campaign: tuple[str, str]
+) -> None:
+    campaign_id, token = gm_campaign
+    case.path_parameters = {**(case.path_parameters or {}), "campaign_id": campaign_id}
     case.call_and_validate(
         base_url=server_url, headers={"Authorization": f"Bearer {token}"}, checks=CHECKS
     )

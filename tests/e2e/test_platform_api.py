@@ -195,5 +195,6 @@ def test_logs_are_json_lines_with_request_ids_and_no_secrets(prod: Production) -
     assert access and access[0]["route"] == "/v1/sessions/{session_id:str}"
     assert {"timestamp", "level", "message", "method", "status", "duration_ms"} <= access[0].keys()
     assert (access[0]["tenant"], access[0]["app"]) == ("acme", "acme-app")
+    assert access[0]["session_id"] == created["session_id"]
     for secret in (*prod.keys.values(), created["gm_token"], created["spectator_token"]):
         assert secret not in text

@@ -119,7 +119,7 @@ def revealed_labels(gm_events: list[dict[str, Any]]) -> set[str]:
     seen: set[str] = set()
     for e in gm_events:
         cards: list[dict[str, Any]] = []
-        if e["type"] in ("CardRevealed", "DeadEndPlaced"):
+        if e["type"] in ("CardRevealed", "DeadEndPlaced", "CardRevealedByGm"):
             cards = [e["card"]]
         elif e["type"] == "ScoutRevealed":
             cards = [e["river_card"], e["deck_card"]]

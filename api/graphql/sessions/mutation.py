@@ -1,35 +1,35 @@
-"""GraphQL: session mutations — create a session, issue role tokens, send commands."""
+"""GraphQL: session mutations — create a session, issue role tokens, send commands.
+
+The GM's typed override mutations come from `GmOverrideMutation` (overrides.py).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import strawberry
-from pydantic import TypeAdapter
 from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.graphql.context import Info
-from api.graphql.sessions.command_result import CommandResult
 from api.graphql.sessions.created_session import CreatedSession
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.inputs import PartyMemberInput
+from api.graphql.sessions.overrides import GmOverrideMutation
 from api.graphql.sessions.payloads import (
     CommandPayload,
     CreateSessionPayload,
     SessionTokenPayload,
 )
+from api.graphql.sessions.sending import send_fields
 from api.graphql.sessions.session_token import SessionToken
 from api.sessions import usecases
 from api.sessions.access import grant_of, now, secret_of, sessions_of
-from api.sessions.commands import CommandBody
 from api.sessions.requests import CreateSession, IssueToken
-
-_COMMAND: TypeAdapter[CommandBody] = TypeAdapter(CommandBody)
 
 
 @strawberry.type
-class SessionMutation:
+class SessionMutation(GmOverrideMutation):
     @strawberry.mutation(description="Start a maze (preset or definition) for a party.")
     async def create_session(
         self,
@@ -89,16 +89,5 @@ class SessionMutation:
         seen_version: int | None = None,
         command_id: str | None = None,
     ) -> CommandPayload:
-        conn = info.context["request"]
-        try:
-            grant = grant_of(conn, str(session_id), token)
-            fields = dict(command) if isinstance(command, dict) else {"type": command}
-            if seen_version is not None:
-                fields["seen_version"] = seen_version
-            if command_id is not None:
-                fields["command_id"] = command_id
-            body = _COMMAND.validate_python(fields)
-            result = await run_in_threadpool(usecases.send, sessions_of(conn), grant, body.root)
-        except EXPECTED as exc:
-            return as_problem(exc)
-        return CommandResult.from_domain(result)
+        fields = dict(command) if isinstance(command, dict) else {"type": command}
+        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)

@@ -1,4 +1,4 @@
-"""A real Celery worker (a subprocess) on the embedded Redis."""
+"""Real Celery workers (and beats) as subprocesses on the embedded Redis."""
 
 from __future__ import annotations
 
@@ -6,14 +6,16 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from subprocess import Popen
 
 import pytest
 import redis
 
 from services.store.connection import Connection, start_embedded
-from workers.app import app, celery_url
+from workers.app import REDBEAT_KEY_PREFIX, app, celery_url
 from workers.jobs import Jobs
 
 
@@ -29,6 +31,13 @@ def worker_url(embedded: Connection) -> str:
     # The test process's Celery app sends to this Redis: configure it before first use.
     url = celery_url(embedded.url)
     app.conf.update(broker_url=url, result_backend=url)
+    # Another module may have used the app on its own (now stopped) Redis: drop the cached
+    # result backend and broker connections so both are rebuilt from the new settings.
+    app._backend_cache = None
+    app._local.__dict__.pop("backend", None)
+    app._pool = None
+    if "amqp" in app.__dict__:
+        app.amqp._producer_pool = None
     os.environ["DAEDALUS_REDIS_URL"] = embedded.url
     return embedded.url
 
@@ -69,3 +78,94 @@ def worker(worker_url: str) -> Iterator[subprocess.Popen[bytes]]:
 @pytest.fixture
 def jobs(worker_url: str, worker: subprocess.Popen[bytes]) -> Jobs:
     return Jobs(redis.Redis.from_url(worker_url))
+
+
+# --- the campaign clock: a worker and beats whose ticks use this Redis as event store ---
+
+# Fast clocks for tests: scans every half second, a 3 s beat lock, 5 s tick leases.
+CLOCK_ENV = {
+    "DAEDALUS_TICK_SCAN_SECONDS": "0.5",
+    "DAEDALUS_BEAT_LOCK_TIMEOUT": "3",
+    "DAEDALUS_TICK_LEASE_SECONDS": "5",
+}
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _celery(args: list[str], env: dict[str, str], log: Path | None = None) -> Popen[bytes]:
+    out = None if log is None else log.open("wb")
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "workers.app", *args],
+            env=env,
+            cwd=ROOT,
+            stdout=out,
+            stderr=out,
+        )
+    finally:
+        if out is not None:
+            out.close()
+
+
+def _terminate(proc: Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def clock_env(worker_url: str) -> dict[str, str]:
+    """The environment of clock workers and beats: one Redis for broker and events."""
+    return {**os.environ, "DAEDALUS_REDIS_URL": worker_url, "REDIS_URL": worker_url, **CLOCK_ENV}
+
+
+@pytest.fixture(scope="module")
+def clock_worker(clock_env: dict[str, str], worker_url: str) -> Iterator[Popen[bytes]]:
+    """A real worker with two pool processes, so two ticks can run at once."""
+    redis.Redis.from_url(worker_url).delete("celery", "unacked", "unacked_index")
+    args = ["worker", "-c", "2", "--pool", "prefork"]
+    args += ["--without-gossip", "--without-mingle", "-l", "warning"]
+    proc = _celery(args, clock_env)
+    yield proc
+    _terminate(proc)
+
+
+@dataclass
+class Beat:
+    """A `celery beat -S redbeat.RedBeatScheduler` process and its log."""
+
+    proc: Popen[bytes]
+    log: Path
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def holds_lock(self) -> bool:
+        return "beat: Acquired lock" in self.text()
+
+    def scans_sent(self) -> int:
+        return self.text().count("Sending due task campaign-clock")
+
+
+@pytest.fixture
+def beats(
+    clock_env: dict[str, str], worker_url: str, tmp_path: Path
+) -> Iterator[Callable[[], Beat]]:
+    """Start beat processes (each call one more); all are stopped after the test."""
+    started: list[Beat] = []
+
+    def start() -> Beat:
+        log = tmp_path / f"beat-{len(started)}.log"
+        args = ["beat", "-S", "redbeat.RedBeatScheduler", "-l", "info"]
+        beat = Beat(_celery(args, clock_env, log), log)
+        started.append(beat)
+        return beat
+
+    yield start
+    for beat in started:
+        _terminate(beat.proc)
+    # A killed beat leaves its lock behind until it expires: the next test starts clean.
+    redis.Redis.from_url(worker_url).delete(REDBEAT_KEY_PREFIX + ":lock")

@@ -6,7 +6,17 @@ import json
 import logging
 
 from api.keys import new_key
-from api.logs import JsonFormatter, request_id_var, scrub
+from api.logs import (
+    DropRelogged,
+    JsonFormatter,
+    annotate,
+    close_context,
+    context_fields,
+    mark_logged,
+    open_context,
+    request_id_var,
+    scrub,
+)
 from api.sessions.tokens import issue_token
 
 
@@ -34,3 +44,50 @@ def test_tokens_and_keys_are_masked_even_if_a_message_carries_them() -> None:
     masked = scrub(text)
     assert role_token not in masked and key not in masked and "abc.def" not in masked
     assert json.loads(JsonFormatter().format(record(text)))["message"] == masked
+
+
+def test_card_identities_are_masked_too() -> None:
+    masked = scrub("KeyError: '10♦' after Q♥ and A♠ (c07)")
+    assert "♦" not in masked and "♥" not in masked and "♠" not in masked and "c07" in masked
+
+
+def test_a_request_context_logs_its_path_ids_and_annotations_only() -> None:
+    params = {"session_id": "s1", "runner_id": "r9"}
+    token = open_context(lambda: params)
+    try:
+        annotate(job_id="j1")
+        line = json.loads(JsonFormatter().format(record("hi")))
+    finally:
+        close_context(token)
+    assert line["session_id"] == "s1" and line["job_id"] == "j1" and "runner_id" not in line
+    assert "session_id" not in json.loads(JsonFormatter().format(record("after")))
+
+
+def test_a_campaign_subject_is_logged_as_a_campaign_and_values_are_scrubbed() -> None:
+    role_token = issue_token(b"k" * 32, "s1", "gm", 0, tenant="t")
+    token = open_context()
+    try:
+        annotate(session_id="campaign:c7")
+        campaign = context_fields()
+        annotate(session_id=role_token)  # a caller's mistake: still never logged
+        mistaken = context_fields()
+    finally:
+        close_context(token)
+    assert campaign == {"campaign_id": "c7"}
+    assert mistaken["session_id"] == "[redacted]"
+    annotate(session_id="s2")  # outside a request: nothing to tag, no error
+    assert context_fields() == {}
+
+
+def test_the_servers_line_for_an_error_already_logged_is_dropped() -> None:
+    logged, fresh = RuntimeError("logged"), RuntimeError("fresh")
+    mark_logged(logged)
+
+    def server_line(exc: BaseException, name: str = "uvicorn.error") -> logging.LogRecord:
+        made = record("Exception in ASGI application")
+        made.name, made.exc_info = name, (type(exc), exc, None)
+        return made
+
+    keep = DropRelogged().filter
+    assert not keep(server_line(logged))
+    assert keep(server_line(fresh)) and keep(server_line(logged, "daedalus.access"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -11,6 +12,7 @@ import httpx
 from api.app import create_app
 from api.keys import config_entry, new_key
 from api.settings import Settings
+from tests.running_app import serving
 
 SECRET = "s" * 40
 ROLL = {"expression": "1d6"}
@@ -54,24 +56,38 @@ def test_a_streamed_body_past_the_limit_is_413() -> None:
     assert answer.status_code == 413 and answer.json()["code"] == "payload_too_large"
 
 
-def test_production_refuses_requests_without_a_key_and_serves_them_with_one() -> None:
+def started(settings: Settings, method: str, path: str, **kwargs: Any) -> list[httpx.Response]:
+    """As `call`, on an app whose lifespan has run (the rate limits live in its Redis)."""
+    repeat = kwargs.pop("repeat", 1)
+
+    async def send() -> list[httpx.Response]:
+        async with serving(create_app(settings)) as http:
+            return [await http.request(method, path, **kwargs) for _ in range(repeat)]
+
+    return asyncio.run(send())
+
+
+def test_production_refuses_requests_without_a_key_and_serves_them_with_one(
+    tmp_path: Path,
+) -> None:
     key = new_key()
     prod = Settings.model_validate(
         {
             "environment": "production",
             "secret_key": SECRET,
             "api_keys": json.dumps(config_entry(key, "app", "acme")),
+            "data_dir": tmp_path,
         }
     )
     (refused,) = call(prod, "POST", "/v1/dice/roll", json=ROLL)
-    (served,) = call(prod, "POST", "/v1/dice/roll", json=ROLL, headers={"X-API-Key": key})
+    (served,) = started(prod, "POST", "/v1/dice/roll", json=ROLL, headers={"X-API-Key": key})
     assert (refused.status_code, refused.json()["code"]) == (401, "missing_api_key")
     assert served.status_code == 200 and "RateLimit-Limit" in served.headers
 
 
-def test_the_rate_limit_answers_429_past_the_burst() -> None:
-    settings = dev(rate_limit_rps=0.1, rate_limit_burst=2)
-    answers = call(settings, "POST", "/v1/dice/roll", json=ROLL, repeat=3)
+def test_the_rate_limit_answers_429_past_the_burst(tmp_path: Path) -> None:
+    settings = dev(rate_limit_rps=0.1, rate_limit_burst=2, data_dir=tmp_path)
+    answers = started(settings, "POST", "/v1/dice/roll", json=ROLL, repeat=3)
     assert [a.status_code for a in answers] == [200, 200, 429]
     assert [a.headers["RateLimit-Remaining"] for a in answers] == ["1", "0", "0"]
     assert answers[2].json()["code"] == "rate_limited" and answers[2].headers["Retry-After"] == "10"

@@ -36,6 +36,13 @@ def test_a_token_signed_with_another_key_is_refused() -> None:
         read_token(KEY, token, NOW)
 
 
+def test_a_remembered_grant_is_remembered_for_its_key_only() -> None:
+    token = issue_token(KEY, "s1", "gm", NOW, tenant="t")
+    assert read_token(KEY, token, NOW).role == "gm"  # verified once, then remembered
+    with pytest.raises(InvalidToken):
+        read_token(b"other" * 8, token, NOW)
+
+
 def test_a_tampered_payload_is_refused() -> None:
     prefix, _payload, mac = issue_token(KEY, "s1", "spectator", NOW, tenant="t").split(".")
     forged = issue_token(b"x" * 32, "s1", "gm", NOW, tenant="t").split(".")[1]

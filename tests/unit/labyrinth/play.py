@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from services.dice import Rng, SimRng
 from services.labyrinth import (
     Action,
     AttemptDisarm,
+    CardKind,
     ChooseCard,
     Command,
     EncounterOutcome,
@@ -16,8 +17,15 @@ from services.labyrinth import (
     FlipCard,
     MazeDefinition,
     MazeState,
+    MoveRiverCard,
+    OverrideActions,
+    OverrideMember,
+    OverrideScore,
+    OverrideTrap,
+    OverrideTurn,
     PartyMember,
     ResolveEncounter,
+    RevealRiverCard,
     RollInitiative,
     SkipDisarm,
     StartMaze,
@@ -25,6 +33,7 @@ from services.labyrinth import (
     decide,
     evolve,
 )
+from services.labyrinth.commands import RiverDestination
 from services.labyrinth.vocab import LOCKED_ACTIONS
 
 
@@ -71,6 +80,24 @@ def started(definition: MazeDefinition, members: int = 3, seed: str = "s") -> tu
     return game, rng
 
 
+def apply(state: MazeState, evs: list[Event]) -> MazeState:
+    for e in evs:
+        state = evolve(state, e)
+    return state
+
+
+def with_river(state: MazeState, kinds: list[CardKind]) -> MazeState:
+    """Rearrange the deck so the river's face-down cards are of these kinds (slots s0, s1...)."""
+    river: list[str] = []
+    rest = list(state.deck + state.river)
+    for kind in kinds:
+        card = next(c for c in rest if state.kind(c) is kind)
+        rest.remove(card)
+        river.append(card)
+    slots = {f"s{i}": c for i, c in enumerate(river)}
+    return replace(state, river=tuple(river), deck=tuple(rest), slots=slots)
+
+
 def slot_of(state: MazeState, card: str) -> str:
     return state.slot_of(card)
 
@@ -115,7 +142,47 @@ def legal_commands(state: MazeState) -> list[Command]:
             or action is Action.FORGE_A_PATH
         ):
             out.append(TakeAction(player=player, action=action))
-    out += [TakeAction(player=player, action=Action.WAKE_PLAYER, target=p) for p in state.asleep]
+    sleepers = [p for p in state.asleep if p not in state.out_of_play]
+    out += [TakeAction(player=player, action=Action.WAKE_PLAYER, target=p) for p in sleepers]
+    return out
+
+
+RULING = "table ruling"
+DESTINATIONS: tuple[RiverDestination, ...] = (
+    "discard",
+    "game",
+    "deck_top",
+    "deck_bottom",
+    "deck_shuffled",
+)
+
+
+def override_candidates(state: MazeState) -> list[Command]:
+    """A spread of GM overrides for this state: most accepted, some refused by the engine."""
+    out: list[Command] = []
+    for m in state.member_ids:
+        out += [
+            OverrideMember(member=m, asleep_turns=2, reason=RULING),
+            OverrideMember(member=m, asleep_turns=0, reason=RULING),
+            OverrideMember(member=m, in_play=False, reason=RULING),
+            OverrideMember(member=m, in_play=True, asleep_turns=0, reason=RULING),
+            OverrideTurn(next_player=m, reason=RULING),
+        ]
+    out.append(OverrideTurn(reason=RULING))
+    for i, card in enumerate(state.river):
+        slot = state.slot_of(card)
+        out.append(RevealRiverCard(card=slot, reason=RULING))
+        to = DESTINATIONS[(i + state.round) % len(DESTINATIONS)]
+        out.append(MoveRiverCard(card=slot, to=to, refill=i % 2 == 0, reason=RULING))
+    out += [
+        OverrideScore(right_paths=state.right_paths + 1, reason=RULING),
+        OverrideScore(monster_points=1, reason=RULING),
+        OverrideScore(right_paths=0, monster_points=0, reason=RULING),
+        OverrideActions(locked=(), action_taken=False, reason=RULING),
+        OverrideActions(locked=LOCKED_ACTIONS[:2], removed=LOCKED_ACTIONS[4:], reason=RULING),
+        OverrideTrap(row=0, reason=RULING),
+        OverrideTrap(row=2, dc=9, reason=RULING),
+    ]
     return out
 
 

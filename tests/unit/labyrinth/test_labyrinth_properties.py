@@ -8,12 +8,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.dice import SimRng
+from services.dice import Rng, SimRng
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
     ENCHANTED_FOREST_V2,
     SPECTATOR,
+    Command,
+    LabyrinthError,
     MazeDefinition,
+    MazeState,
     Settings,
     Viewer,
     events,
@@ -23,13 +26,41 @@ from services.labyrinth import (
     spectator_view,
 )
 from services.labyrinth.codec import decode_event, encode_event
-from tests.unit.labyrinth.play import conserved, legal_commands, replay, started
+from tests.unit.labyrinth.play import (
+    Game,
+    conserved,
+    legal_commands,
+    override_candidates,
+    replay,
+    started,
+)
 
 ROUND_DEALS = ENCHANTED_FOREST_V2.model_copy(
     update={"settings": Settings(deal_timing="round", remove_actions_for_large_party=True)}
 )
 VARIANTS = st.sampled_from([ENCHANTED_FOREST_V1, ENCHANTED_FOREST_V2, ROUND_DEALS])
 LABEL = re.compile(r"(?:10|[2-9AJQK])[♠♥♣♦]")
+# One pick in OVERRIDE_EVERY is a GM override (some refused) instead of a legal move.
+OVERRIDE_EVERY = 4
+
+
+def next_command(state: MazeState, pick: int) -> Command | None:
+    """The `pick`-th legal move, or (one time in OVERRIDE_EVERY) a GM override."""
+    if pick % OVERRIDE_EVERY == 0 and state.phase not in ("escaped", "ended"):
+        overrides = override_candidates(state)
+        return overrides[(pick // OVERRIDE_EVERY) % len(overrides)]
+    legal = legal_commands(state)
+    return legal[pick % len(legal)] if legal else None
+
+
+def attempt(game: Game, command: Command, rng: Rng) -> list[events.Event]:
+    """Run a command; a refused override records nothing and leaves the state as it was."""
+    before = game.state
+    try:
+        return game.do(command, rng)
+    except LabyrinthError:
+        assert game.state is before
+        return []
 
 
 def _run(definition: MazeDefinition, seed: int, picks: list[int], members: int) -> None:
@@ -39,11 +70,11 @@ def _run(definition: MazeDefinition, seed: int, picks: list[int], members: int) 
     shadow = replay([decode_event(*encode_event(e)) for e in game.events])
     assert shadow == game.state
     for pick in picks:
-        legal = legal_commands(game.state)
-        if not legal:
+        command = next_command(game.state, pick)
+        if command is None:
             break
         state = game.state
-        for event in game.do(legal[pick % len(legal)], rng):
+        for event in attempt(game, command, rng):
             state = evolve(state, event)
             shadow = evolve(shadow, decode_event(*encode_event(event)))
             assert conserved(state), event
@@ -72,13 +103,15 @@ def _public_outputs(game_events: list[events.Event], state_views: list[object]) 
 def test_no_player_or_spectator_output_names_an_unrevealed_card(
     seed: int, picks: list[int]
 ) -> None:
+    # GM overrides are mixed in: a reveal shows its card on purpose, a moved face-down
+    # card must stay unseen, and nothing else an override says may name a card.
     game, rng = started(ENCHANTED_FOREST_V2, 3, str(seed))
     seen: set[str] = set()
     for pick in picks:
-        legal = legal_commands(game.state)
-        if not legal:
+        command = next_command(game.state, pick)
+        if command is None:
             break
-        new = game.do(legal[pick % len(legal)], SimRng(f"{seed}-{len(game.events)}"))
+        new = attempt(game, command, SimRng(f"{seed}-{len(game.events)}"))
         for event in new:
             for card in _revealed(event):
                 seen.add(game.state.cards[card].label)
@@ -86,13 +119,15 @@ def test_no_player_or_spectator_output_names_an_unrevealed_card(
         for card_id in game.state.cards:
             assert f'"{card_id}"' not in text
         assert set(LABEL.findall(text)) <= seen
+        watching = json.dumps([redact(e, SPECTATOR) for e in new], ensure_ascii=False)
+        assert '"slot"' not in watching + json.dumps(spectator_view(game.state))
     del rng
 
 
 def _revealed(event: events.Event) -> list[str]:
     """Cards whose face this event shows the table."""
     match event:
-        case events.CardRevealed() | events.DeadEndPlaced():
+        case events.CardRevealed() | events.DeadEndPlaced() | events.CardRevealedByGm():
             return [event.card.card]
         case events.ScoutRevealed():
             return [event.river_card.card, event.deck_card.card]

@@ -14,7 +14,6 @@ from services.labyrinth import (
     DeckCounts,
     FlipCard,
     MazeDefinition,
-    MazeState,
     MonsterEntry,
     MonsterTable,
     SkipDisarm,
@@ -26,30 +25,11 @@ from services.labyrinth import (
     build_cards,
     decide,
     events,
-    evolve,
     maze_rats_profile,
     the_maze_profile,
 )
 from services.labyrinth.profiles import Stat
-from tests.unit.labyrinth.play import RiggedRng, face_down_slots, started
-
-
-def apply(state: MazeState, evs: list[events.Event]) -> MazeState:
-    for e in evs:
-        state = evolve(state, e)
-    return state
-
-
-def with_river(state: MazeState, kinds: list[CardKind]) -> MazeState:
-    """Rearrange the deck so the river's face-down cards are of these kinds."""
-    river: list[str] = []
-    rest = list(state.deck + state.river)
-    for kind in kinds:
-        card = next(c for c in rest if state.kind(c) is kind)
-        rest.remove(card)
-        river.append(card)
-    slots = {f"s{i}": c for i, c in enumerate(river)}
-    return replace(state, river=tuple(river), deck=tuple(rest), slots=slots)
+from tests.unit.labyrinth.play import RiggedRng, apply, face_down_slots, started, with_river
 
 
 def test_the_v1_enchanted_forest_has_fifteen_cards_as_printed() -> None:

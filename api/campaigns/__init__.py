@@ -1,0 +1,1 @@
+"""Campaign clocks over the API: role tokens, requests, use cases and the live feed."""

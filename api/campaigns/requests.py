@@ -1,0 +1,244 @@
+"""Request bodies of the campaign endpoints (REST and GraphQL share them), with their limits."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator, model_validator
+
+from services.campaign import commands as cmd
+from services.campaign.cadence import Cadence, ManualCadence
+from services.campaign.model import Activity
+from services.campaign.rules import CampaignRules
+from services.maze.character import Character
+from services.maze.effects import Effect
+from services.maze.injuries import Injury
+
+CAMPAIGN_ID = r"^[A-Za-z0-9_-]{1,64}$"
+RUNNER_ID = r"^[A-Za-z0-9_.-]{1,64}$"
+SESSION_ID = r"^[A-Za-z0-9_-]{1,64}$"
+MAX_RUNNERS = 64  # the body's bound; the campaign's own `max_runners` rule is checked too
+MAX_DELTA = 1_000_000
+MAX_DOWNTIME = 1_000_000
+# One request may advance at most this many downtimes (each is an event and its rolls).
+MAX_ADVANCE = 100
+
+RunnerId = Annotated[str, Field(pattern=RUNNER_ID, min_length=1, max_length=64)]
+RunId = Annotated[str, Field(pattern=CAMPAIGN_ID, min_length=1, max_length=64)]
+Reason = Annotated[str, Field(min_length=1, max_length=200)]
+# `maze` is set by starting a run, never chosen.
+Choosable = Literal["idle", "gather", "farm", "build", "rest", "treat"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _Command(_Strict):
+    """What every campaign command body may carry: a retry key and the version seen."""
+
+    seen_version: int | None = Field(default=None, ge=0, le=2**62)
+    command_id: str | None = Field(default=None, min_length=8, max_length=128)
+
+
+class CreateCampaign(_Strict):
+    """A new campaign: its name, when downtimes pass, rule overrides and starting supplies."""
+
+    name: str = Field(min_length=1, max_length=100)
+    cadence: Cadence = Field(default_factory=ManualCadence)
+    rules: CampaignRules | None = None
+    supplies: int | None = Field(default=None, ge=0, le=MAX_DELTA)
+
+    def to_domain(self, at: float) -> cmd.CreateCampaign:
+        """The domain command, created at `at` (POSIX seconds)."""
+        return cmd.CreateCampaign(
+            name=self.name,
+            rules=self.rules if self.rules is not None else CampaignRules(),
+            cadence=self.cadence,
+            supplies=self.supplies,
+            at=at,
+        )
+
+
+class IssueCampaignToken(_Strict):
+    """GM: a token for a player (bound to `runner`) or a spectator."""
+
+    role: Literal["player", "spectator"]
+    runner: RunnerId | None = None
+    ttl_seconds: int = Field(default=12 * 3600, ge=60, le=7 * 24 * 3600)
+
+    @model_validator(mode="after")
+    def _runner_for_players(self) -> IssueCampaignToken:
+        if (self.role == "player") != (self.runner is not None):
+            raise ValueError("a player token needs `runner`; a spectator token takes none")
+        return self
+
+
+class AddRunner(_Command):
+    """GM: a runner joins the clearing with a The Maze character sheet."""
+
+    runner: RunnerId
+    character: Character
+
+    def to_domain(self) -> cmd.AddRunner:
+        """The domain command."""
+        return cmd.AddRunner(runner=self.runner, character=self.character)
+
+
+class RemoveRunner(_Command):
+    """GM: a runner leaves the campaign."""
+
+    runner: RunnerId
+    reason: Reason = "removed_by_gm"
+
+    def to_domain(self) -> cmd.RemoveRunner:
+        """The domain command."""
+        return cmd.RemoveRunner(runner=self.runner, reason=self.reason)
+
+
+class ChooseActivity(_Command):
+    """What a runner does in the coming downtime (default: the campaign's current one)."""
+
+    runner: RunnerId
+    activity: Choosable
+    downtime: int | None = Field(default=None, ge=0, le=MAX_DOWNTIME)
+    target_runner: RunnerId | None = None
+    target_injury: str | None = Field(default=None, min_length=1, max_length=64)
+    cure_poison: bool = False
+
+    def to_domain(self, downtime: int) -> cmd.ChooseActivity:
+        """The domain command, for `downtime` when the body names none."""
+        return cmd.ChooseActivity(
+            runner=self.runner,
+            downtime=self.downtime if self.downtime is not None else downtime,
+            activity=Activity(self.activity),
+            target_runner=self.target_runner,
+            target_injury=self.target_injury,
+            cure_poison=self.cure_poison,
+        )
+
+
+class StartRun(_Command):
+    """GM: some runners leave for the maze (optionally linked to a labyrinth session)."""
+
+    run: RunId | None = None
+    runners: list[RunnerId] = Field(min_length=1, max_length=MAX_RUNNERS)
+    session_id: str | None = Field(default=None, pattern=SESSION_ID)
+
+    @field_validator("runners")
+    @classmethod
+    def _distinct(cls, runners: list[str]) -> list[str]:
+        if len(set(runners)) != len(runners):
+            raise ValueError("each runner at most once")
+        return runners
+
+    def to_domain(self) -> cmd.StartRun:
+        """The domain command (a fresh run id when the body names none)."""
+        return cmd.StartRun(
+            run=self.run or uuid.uuid4().hex[:16],
+            runners=tuple(self.runners),
+            session_id=self.session_id,
+        )
+
+
+class RunResult(_Strict):
+    """What one runner brought back from the maze."""
+
+    runner: RunnerId
+    injuries: list[Injury] = Field(default=[], max_length=20)
+    effects_gained: list[Effect] = Field(default=[], max_length=len(Effect))
+    effects_cleared: list[Effect] = Field(default=[], max_length=len(Effect))
+    died: bool = False
+
+    def to_domain(self) -> cmd.RunResult:
+        """The domain result."""
+        return cmd.RunResult(
+            runner=self.runner,
+            injuries=tuple(self.injuries),
+            effects_gained=frozenset(self.effects_gained),
+            effects_cleared=frozenset(self.effects_cleared),
+            died=self.died,
+        )
+
+
+class EndRun(_Command):
+    """GM: a run is over; each runner's injuries and effects from it."""
+
+    results: list[RunResult] = Field(default=[], max_length=MAX_RUNNERS)
+
+    def to_domain(self, run: str) -> cmd.EndRun:
+        """The domain command for `run` (from the path)."""
+        return cmd.EndRun(run=run, results=tuple(r.to_domain() for r in self.results))
+
+
+class SuppliesAdjustment(_Command):
+    """GM: add (or, negative, take) supplies; the reason is shown to the GM only."""
+
+    type: Literal["supplies"]
+    delta: int = Field(ge=-MAX_DELTA, le=MAX_DELTA)
+    reason: str = Field(default="", max_length=200)
+
+    def to_domain(self) -> cmd.Command:
+        """The domain command."""
+        return cmd.AdjustSupplies(delta=self.delta, reason=self.reason)
+
+
+class EffectAdjustment(_Command):
+    """GM: give a runner an effect or take it away."""
+
+    type: Literal["effect"]
+    runner: RunnerId
+    effect: Effect
+    present: bool = True
+
+    def to_domain(self) -> cmd.Command:
+        """The domain command."""
+        return cmd.SetEffect(runner=self.runner, effect=self.effect, present=self.present)
+
+
+class InjuryAdjustment(_Command):
+    """GM: record an (untreated) injury on a runner."""
+
+    type: Literal["injury"]
+    runner: RunnerId
+    injury: Injury
+
+    def to_domain(self) -> cmd.Command:
+        """The domain command."""
+        return cmd.RecordInjury(runner=self.runner, injury=self.injury)
+
+
+Adjustment = Annotated[
+    SuppliesAdjustment | EffectAdjustment | InjuryAdjustment, Field(discriminator="type")
+]
+
+
+class AdjustmentBody(RootModel[Adjustment]):
+    """The body of POST /v1/campaigns/{id}/adjustments: one adjustment tagged by `type`."""
+
+
+class SetCadence(_Command):
+    """GM: when downtimes pass from now on (the schedule restarts from now)."""
+
+    cadence: Cadence
+
+    def to_domain(self, at: float) -> cmd.SetCadence:
+        """The domain command, set at `at` (POSIX seconds)."""
+        return cmd.SetCadence(cadence=self.cadence, at=at)
+
+
+class Advance(_Strict):
+    """GM: pass downtimes by hand, up to downtime `through` (default: the next one)."""
+
+    through: int | None = Field(default=None, ge=1, le=MAX_DOWNTIME)
+
+
+class EndCampaign(_Command):
+    """GM: the campaign is over (no more downtimes, no more commands)."""
+
+    reason: Reason = "ended_by_gm"
+
+    def to_domain(self) -> cmd.EndCampaign:
+        """The domain command."""
+        return cmd.EndCampaign(reason=self.reason)

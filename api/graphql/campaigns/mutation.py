@@ -1,0 +1,264 @@
+"""GraphQL: campaign mutations — create, tokens, runners, activities, runs, GM adjustments,
+cadence, advancing by hand and the end. Each answers its result or a Problem."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import strawberry
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+from strawberry.scalars import JSON
+
+from api.campaigns import requests as rq
+from api.campaigns import usecases
+from api.campaigns.access import campaigns_of, clock_now, clock_of, grant_of
+from api.graphql.campaigns.campaign_token import CampaignToken
+from api.graphql.campaigns.created_campaign import CreatedCampaign
+from api.graphql.campaigns.payloads import CampaignTokenPayload, CreateCampaignPayload
+from api.graphql.context import Info
+from api.graphql.sessions.command_result import CommandResult
+from api.graphql.sessions.errors import EXPECTED, as_problem
+from api.graphql.sessions.payloads import CommandPayload
+from api.sessions.access import now, secret_of
+
+M = TypeVar("M", bound=BaseModel)
+Id = strawberry.ID
+
+
+def _fields(**given: Any) -> dict[str, Any]:
+    """The arguments given (None means omitted: the model's default applies)."""
+    return {k: v for k, v in given.items() if v is not None}
+
+
+async def _send(
+    info: Info,
+    campaign_id: Id,
+    token: str,
+    model: type[M],
+    fields: Any,
+    build: Callable[[M, Any], Any],
+    *,
+    actor: Callable[[M], str | None] = lambda _: None,
+    what: str,
+    reschedule: bool = False,
+) -> CommandPayload:
+    """Validate `fields` as `model`, then run the command `build` makes, as the token allows."""
+    conn = info.context["request"]
+    try:
+        grant = grant_of(conn, str(campaign_id), token)
+        body = model.model_validate(fields)
+        # A tagged union's body (the adjustment) carries the command fields on its root.
+        inner = getattr(body, "root", body)
+        result = await run_in_threadpool(
+            functools.partial(
+                usecases.send,
+                campaigns_of(conn),
+                grant,
+                lambda state: build(body, state),
+                actor=actor(body),
+                what=what,
+                seen_version=getattr(inner, "seen_version", None),
+                command_id=getattr(inner, "command_id", None),
+                clock=clock_of(conn) if reschedule else None,
+            )
+        )
+    except EXPECTED as exc:
+        return as_problem(exc)
+    return CommandResult.from_domain(result)
+
+
+@strawberry.type
+class CampaignMutation:
+    @strawberry.mutation(
+        description="Start a campaign: `cadence` ({kind: manual|interval|weekly, ...}), rule "
+        "overrides and starting supplies are optional. The GM and spectator tokens come back."
+    )
+    async def create_campaign(
+        self,
+        info: Info,
+        name: str,
+        cadence: JSON | None = None,
+        rules: JSON | None = None,
+        supplies: int | None = None,
+    ) -> CreateCampaignPayload:
+        conn = info.context["request"]
+        try:
+            request = rq.CreateCampaign.model_validate(
+                _fields(name=name, cadence=cadence, rules=rules, supplies=supplies)
+            )
+            created = await run_in_threadpool(
+                usecases.create,
+                campaigns_of(conn),
+                clock_of(conn),
+                request,
+                secret_of(conn),
+                now(),
+                clock_now(),
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CreatedCampaign.from_domain(created)
+
+    @strawberry.mutation(description="GM: a token for a player (bound to `runner`) or spectator.")
+    async def issue_campaign_token(
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        role: str,
+        runner: str | None = None,
+        ttl_seconds: int | None = None,
+    ) -> CampaignTokenPayload:
+        conn = info.context["request"]
+        try:
+            grant = grant_of(conn, str(campaign_id), token)
+            request = rq.IssueCampaignToken.model_validate(
+                _fields(role=role, runner=runner, ttl_seconds=ttl_seconds)
+            )
+            issued = await run_in_threadpool(
+                usecases.issue, campaigns_of(conn), grant, request, secret_of(conn), now()
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CampaignToken.from_domain(issued, request)
+
+    @strawberry.mutation(description="GM: a runner joins with a The Maze character sheet.")
+    async def add_campaign_runner(
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        runner: str,
+        character: JSON,
+        command_id: str | None = None,
+    ) -> CommandPayload:
+        fields = _fields(runner=runner, character=character, command_id=command_id)
+        return await _send(
+            info, campaign_id, token, rq.AddRunner, fields, lambda b, _: b.to_domain(),
+            what="add runners",
+        )  # fmt: skip
+
+    @strawberry.mutation(description="GM: a runner leaves the campaign.")
+    async def remove_campaign_runner(
+        self, info: Info, campaign_id: Id, token: str, runner: str, reason: str | None = None
+    ) -> CommandPayload:
+        return await _send(
+            info, campaign_id, token, rq.RemoveRunner, _fields(runner=runner, reason=reason),
+            lambda b, _: b.to_domain(), what="remove runners",
+        )  # fmt: skip
+
+    @strawberry.mutation(
+        description="A runner's activity for the coming downtime (idle, gather, farm, build, "
+        "rest, treat): a player for their own runner only, the GM for anyone."
+    )
+    async def choose_campaign_activity(
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        runner: str,
+        activity: str,
+        downtime: int | None = None,
+        target_runner: str | None = None,
+        target_injury: str | None = None,
+        cure_poison: bool = False,
+        seen_version: int | None = None,
+        command_id: str | None = None,
+    ) -> CommandPayload:
+        fields = _fields(
+            runner=runner, activity=activity, downtime=downtime, target_runner=target_runner,
+            target_injury=target_injury, cure_poison=cure_poison, seen_version=seen_version,
+            command_id=command_id,
+        )  # fmt: skip
+        return await _send(
+            info, campaign_id, token, rq.ChooseActivity, fields,
+            lambda b, state: b.to_domain(state.downtime), actor=lambda b: b.runner,
+            what="choose for another runner",
+        )  # fmt: skip
+
+    @strawberry.mutation(description="GM: runners leave for the maze (optionally a session's).")
+    async def start_campaign_run(
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        runners: list[str],
+        run: str | None = None,
+        session_id: str | None = None,
+        command_id: str | None = None,
+    ) -> CommandPayload:
+        fields = _fields(runners=runners, run=run, session_id=session_id, command_id=command_id)
+        return await _send(
+            info, campaign_id, token, rq.StartRun, fields, lambda b, _: b.to_domain(),
+            what="start runs",
+        )  # fmt: skip
+
+    @strawberry.mutation(
+        description="GM: a run is over; `results` is [{runner, injuries, effects_gained, "
+        "effects_cleared, died}]."
+    )
+    async def end_campaign_run(
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        run: str,
+        results: JSON | None = None,
+        command_id: str | None = None,
+    ) -> CommandPayload:
+        fields = _fields(results=results, command_id=command_id)
+        return await _send(
+            info, campaign_id, token, rq.EndRun, fields, lambda b, _: b.to_domain(run),
+            what="end runs",
+        )  # fmt: skip
+
+    @strawberry.mutation(
+        description="GM: one adjustment — {type: supplies, delta, reason?}, {type: effect, "
+        "runner, effect, present} or {type: injury, runner, injury}."
+    )
+    async def adjust_campaign(
+        self, info: Info, campaign_id: Id, token: str, adjustment: JSON
+    ) -> CommandPayload:
+        return await _send(
+            info, campaign_id, token, rq.AdjustmentBody, adjustment,
+            lambda b, _: b.root.to_domain(), what="adjust the campaign",
+        )  # fmt: skip
+
+    @strawberry.mutation(description="GM: when downtimes pass from now on (and reschedule).")
+    async def set_campaign_cadence(
+        self, info: Info, campaign_id: Id, token: str, cadence: JSON
+    ) -> CommandPayload:
+        at = clock_now()
+        return await _send(
+            info, campaign_id, token, rq.SetCadence, {"cadence": cadence},
+            lambda b, _: b.to_domain(at), what="set the cadence", reschedule=True,
+        )  # fmt: skip
+
+    @strawberry.mutation(
+        description="GM: pass downtimes now, through downtime `through` (default: the next one)."
+    )
+    async def advance_campaign(
+        self, info: Info, campaign_id: Id, token: str, through: int | None = None
+    ) -> CommandPayload:
+        conn = info.context["request"]
+        try:
+            grant = grant_of(conn, str(campaign_id), token)
+            request = rq.Advance.model_validate(_fields(through=through))
+            result = await run_in_threadpool(
+                usecases.advance, campaigns_of(conn), clock_of(conn), grant, request, clock_now()
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CommandResult.from_domain(result)
+
+    @strawberry.mutation(description="GM: the campaign is over (it leaves the schedule).")
+    async def end_campaign(
+        self, info: Info, campaign_id: Id, token: str, reason: str | None = None
+    ) -> CommandPayload:
+        return await _send(
+            info, campaign_id, token, rq.EndCampaign, _fields(reason=reason),
+            lambda b, _: b.to_domain(), what="end the campaign", reschedule=True,
+        )  # fmt: skip

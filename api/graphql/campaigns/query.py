@@ -1,0 +1,76 @@
+"""GraphQL: campaign queries — a viewer's state, event history and tick history."""
+
+from __future__ import annotations
+
+import strawberry
+from starlette.concurrency import run_in_threadpool
+
+from api.campaigns import usecases
+from api.campaigns.access import campaigns_of, grant_of
+from api.campaigns.usecases import MAX_PAGE
+from api.graphql.campaigns.campaign_view import CampaignView
+from api.graphql.campaigns.pages import CampaignEventPage, CampaignTickPage
+from api.graphql.campaigns.payloads import (
+    CampaignEventsPayload,
+    CampaignTicksPayload,
+    CampaignViewPayload,
+)
+from api.graphql.context import Info
+from api.graphql.problem import Problem
+from api.graphql.scalars import Long
+from api.graphql.sessions.errors import EXPECTED, as_problem
+
+START = Long(0)  # the beginning of a campaign: every event
+
+
+def _bad_page(after: int, limit: int) -> Problem | None:
+    if after < 0 or not 1 <= limit <= MAX_PAGE:
+        return Problem(code="invalid_request", message=f"after ≥ 0 and 1 ≤ limit ≤ {MAX_PAGE}")
+    return None
+
+
+@strawberry.type
+class CampaignQuery:
+    @strawberry.field(description="The campaign as the token's viewer sees it.")
+    async def campaign(self, info: Info, id: strawberry.ID, token: str) -> CampaignViewPayload:
+        conn = info.context["request"]
+        try:
+            grant = grant_of(conn, str(id), token)
+            looked = await run_in_threadpool(usecases.look, campaigns_of(conn), grant)
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CampaignView.from_domain(looked)
+
+    @strawberry.field(description="The viewer's redacted campaign events after version `after`.")
+    async def campaign_events(
+        self, info: Info, id: strawberry.ID, token: str, after: Long = START, limit: int = 100
+    ) -> CampaignEventsPayload:
+        conn = info.context["request"]
+        refused = _bad_page(after, limit)
+        if refused is not None:
+            return refused
+        try:
+            grant = grant_of(conn, str(id), token)
+            page = await run_in_threadpool(
+                usecases.history, campaigns_of(conn), grant, after, limit
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CampaignEventPage.from_domain(page)
+
+    @strawberry.field(
+        description="The viewer's downtimes (DowntimePassed) after version `after`, oldest first."
+    )
+    async def campaign_ticks(
+        self, info: Info, id: strawberry.ID, token: str, after: Long = START, limit: int = 50
+    ) -> CampaignTicksPayload:
+        conn = info.context["request"]
+        refused = _bad_page(after, limit)
+        if refused is not None:
+            return refused
+        try:
+            grant = grant_of(conn, str(id), token)
+            page = await run_in_threadpool(usecases.ticks, campaigns_of(conn), grant, after, limit)
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return CampaignTickPage.from_domain(page)

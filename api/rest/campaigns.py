@@ -1,0 +1,287 @@
+"""REST: campaigns — create, role tokens, runners, activities, runs, GM adjustments,
+cadence, advancing by hand, and the tick and event histories.
+
+Every call but creation carries a campaign role token (`Authorization: Bearer ...`);
+every answer is rendered for that token's viewer.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from api import problems
+from api.bodies import read_model
+from api.campaigns import usecases
+from api.campaigns.access import campaigns_of, clock_now, clock_of, grant_of
+from api.campaigns.requests import (
+    CAMPAIGN_ID,
+    RUNNER_ID,
+    AddRunner,
+    AdjustmentBody,
+    Advance,
+    ChooseActivity,
+    CreateCampaign,
+    EndCampaign,
+    EndRun,
+    IssueCampaignToken,
+    RemoveRunner,
+    SetCadence,
+    StartRun,
+)
+from api.campaigns.usecases import MAX_PAGE, authorize
+from api.problems import InvalidRequest
+from api.sessions.access import bearer, now, secret_of
+from api.sessions.tokens import InvalidToken, RoleToken
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _guarded(endpoint: Endpoint) -> Endpoint:
+    """401s carry `WWW-Authenticate: Bearer` (RFC 6750); the token itself is never echoed."""
+
+    async def guarded(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except InvalidToken as exc:
+            return problems.problem(
+                401,
+                exc.code,
+                exc.message,
+                title="Campaign token refused",
+                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+            )
+
+    guarded.__doc__ = endpoint.__doc__
+    return guarded
+
+
+def _path(request: Request, name: str, pattern: str) -> str:
+    value: str = request.path_params[name]
+    if not re.fullmatch(pattern, value):
+        raise InvalidRequest(
+            f"path parameter {name!r} must match {pattern}",
+            [{"loc": ["path", name], "msg": "bad id", "type": "string_pattern_mismatch"}],
+        )
+    return value
+
+
+def _grant(request: Request) -> RoleToken:
+    return grant_of(request, request.path_params["campaign_id"], bearer(request))
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise InvalidRequest(
+            f"query parameter {name!r} must be an integer in [{low}, {high}]",
+            [{"loc": ["query", name], "msg": "out of range", "type": "int_range"}],
+        )
+    return int(raw)
+
+
+async def _send(
+    request: Request,
+    grant: RoleToken,
+    build: Callable[[Any], Any],
+    body: BaseModel | None = None,
+    *,
+    actor: str | None = None,
+    what: str,
+    reschedule: bool = False,
+) -> Response:
+    """Run one command built from the current state; the result is the sender's view."""
+    result = await run_in_threadpool(
+        functools.partial(
+            usecases.send,
+            campaigns_of(request),
+            grant,
+            build,
+            actor=actor,
+            what=what,
+            seen_version=getattr(body, "seen_version", None),
+            command_id=getattr(body, "command_id", None),
+            clock=clock_of(request) if reschedule else None,
+        )
+    )
+    return JSONResponse(result)
+
+
+async def create_campaign(request: Request) -> Response:
+    """POST /v1/campaigns: start a campaign; the GM and spectator tokens come back once."""
+    body = await read_model(request, CreateCampaign)
+    created = await run_in_threadpool(
+        usecases.create,
+        campaigns_of(request),
+        clock_of(request),
+        body,
+        secret_of(request),
+        now(),
+        clock_now(),
+    )
+    return JSONResponse(
+        {
+            "campaign_id": created.campaign_id,
+            "gm_token": created.gm_token,
+            "spectator_token": created.spectator_token,
+            "version": created.version,
+        },
+        status_code=201,
+        headers=NO_STORE,
+    )
+
+
+async def get_campaign(request: Request) -> Response:
+    """GET /v1/campaigns/{id}: this viewer's view of the campaign and its version."""
+    grant = _grant(request)
+    return JSONResponse(await run_in_threadpool(usecases.look, campaigns_of(request), grant))
+
+
+async def issue_token(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/tokens (GM): a player token bound to a runner, or a spectator's."""
+    grant = _grant(request)
+    body = await read_model(request, IssueCampaignToken)
+    token = await run_in_threadpool(
+        usecases.issue, campaigns_of(request), grant, body, secret_of(request), now()
+    )
+    return JSONResponse(
+        {"token": token, "role": body.role, "runner": body.runner},
+        status_code=201,
+        headers=NO_STORE,
+    )
+
+
+async def add_runner(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/runners (GM): a runner joins with a character sheet."""
+    grant = _grant(request)
+    authorize(grant, None, "add runners")
+    body = await read_model(request, AddRunner)
+    return await _send(request, grant, lambda _: body.to_domain(), body, what="add runners")
+
+
+async def remove_runner(request: Request) -> Response:
+    """DELETE /v1/campaigns/{id}/runners/{runner_id} (GM): a runner leaves the campaign."""
+    grant = _grant(request)
+    runner = _path(request, "runner_id", RUNNER_ID)
+    command = RemoveRunner(runner=runner).to_domain()
+    return await _send(request, grant, lambda _: command, what="remove runners")
+
+
+async def choose_activity(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/choices: a runner's activity (a player for their own only)."""
+    grant = _grant(request)
+    body = await read_model(request, ChooseActivity)
+    return await _send(
+        request,
+        grant,
+        lambda state: body.to_domain(state.downtime),
+        body,
+        actor=body.runner,
+        what="choose for another runner",
+    )
+
+
+async def start_run(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/runs (GM): runners leave for the maze."""
+    grant = _grant(request)
+    authorize(grant, None, "start runs")
+    body = await read_model(request, StartRun)
+    command = body.to_domain()
+    return await _send(request, grant, lambda _: command, body, what="start runs")
+
+
+async def end_run(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/runs/{run_id}/end (GM): a run is over, with its results."""
+    grant = _grant(request)
+    run = _path(request, "run_id", CAMPAIGN_ID)
+    authorize(grant, None, "end runs")
+    body = await read_model(request, EndRun)
+    return await _send(request, grant, lambda _: body.to_domain(run), body, what="end runs")
+
+
+async def adjust(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/adjustments (GM): supplies, an effect or an injury."""
+    grant = _grant(request)
+    authorize(grant, None, "adjust the campaign")
+    body = (await read_model(request, AdjustmentBody)).root
+    return await _send(request, grant, lambda _: body.to_domain(), body, what="adjust the campaign")
+
+
+async def set_cadence(request: Request) -> Response:
+    """PUT /v1/campaigns/{id}/cadence (GM): when downtimes pass from now on."""
+    grant = _grant(request)
+    authorize(grant, None, "set the cadence")
+    body = await read_model(request, SetCadence)
+    at = clock_now()
+    return await _send(
+        request, grant, lambda _: body.to_domain(at), body, what="set the cadence", reschedule=True
+    )
+
+
+async def advance(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/advance (GM): pass downtimes by hand, through `through`."""
+    grant = _grant(request)
+    body = await read_model(request, Advance)
+    result = await run_in_threadpool(
+        usecases.advance, campaigns_of(request), clock_of(request), grant, body, clock_now()
+    )
+    return JSONResponse(result)
+
+
+async def end_campaign(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/end (GM): the campaign is over; it leaves the schedule."""
+    grant = _grant(request)
+    authorize(grant, None, "end the campaign")
+    body = await read_model(request, EndCampaign)
+    return await _send(
+        request, grant, lambda _: body.to_domain(), body, what="end the campaign", reschedule=True
+    )
+
+
+async def get_ticks(request: Request) -> Response:
+    """GET /v1/campaigns/{id}/ticks?after=N&limit=M: this viewer's downtimes, oldest first."""
+    grant = _grant(request)
+    after = _int_param(request, "after", 0, 0, 2**62)
+    limit = _int_param(request, "limit", 50, 1, MAX_PAGE)
+    page = await run_in_threadpool(usecases.ticks, campaigns_of(request), grant, after, limit)
+    return JSONResponse(page)
+
+
+async def get_events(request: Request) -> Response:
+    """GET /v1/campaigns/{id}/events?after=N&limit=M: this viewer's redacted events."""
+    grant = _grant(request)
+    after = _int_param(request, "after", 0, 0, 2**62)
+    limit = _int_param(request, "limit", 100, 1, MAX_PAGE)
+    page = await run_in_threadpool(usecases.history, campaigns_of(request), grant, after, limit)
+    return JSONResponse(page)
+
+
+_ONE = "/campaigns/{campaign_id:str}"
+
+routes: list[BaseRoute] = [
+    Route("/campaigns", _guarded(create_campaign), methods=["POST"]),
+    Route(_ONE, _guarded(get_campaign), methods=["GET"]),
+    Route(f"{_ONE}/tokens", _guarded(issue_token), methods=["POST"]),
+    Route(f"{_ONE}/runners", _guarded(add_runner), methods=["POST"]),
+    Route(f"{_ONE}/runners/{{runner_id:str}}", _guarded(remove_runner), methods=["DELETE"]),
+    Route(f"{_ONE}/choices", _guarded(choose_activity), methods=["POST"]),
+    Route(f"{_ONE}/runs", _guarded(start_run), methods=["POST"]),
+    Route(f"{_ONE}/runs/{{run_id:str}}/end", _guarded(end_run), methods=["POST"]),
+    Route(f"{_ONE}/adjustments", _guarded(adjust), methods=["POST"]),
+    Route(f"{_ONE}/cadence", _guarded(set_cadence), methods=["PUT"]),
+    Route(f"{_ONE}/advance", _guarded(advance), methods=["POST"]),
+    Route(f"{_ONE}/end", _guarded(end_campaign), methods=["POST"]),
+    Route(f"{_ONE}/ticks", _guarded(get_ticks), methods=["GET"]),
+    Route(f"{_ONE}/events", _guarded(get_events), methods=["GET"]),
+]

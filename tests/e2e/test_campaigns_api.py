@@ -1,0 +1,474 @@
+"""Campaigns through the running server: REST, GraphQL, the live subscription, and the
+clock — advanced by hand, and ticking on its own with the server's worker and beat."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Subprotocol
+
+from tests.e2e.conftest import serve
+
+pytestmark = pytest.mark.e2e
+
+ABILITIES = {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}
+SHEETS = {
+    "r1": {"name": "Ash", "abilities": ABILITIES, "skills": {"Scavenge": 2, "Survival": 1}},
+    "r2": {"name": "Bryn", "abilities": ABILITIES, "skills": {"Medicine": 2}},
+    "r3": {"name": "Cole", "abilities": ABILITIES, "traits": ["Farmer"]},
+}
+# A clearing with nothing to eat, where staying fed is out of reach (DC 60 at 0 supplies).
+STARVING = {"name": "Dry Glade", "supplies": 0, "rules": {"avoid_step": 1}}
+SUBSCRIPTION = """subscription($id: ID!, $from: Long!, $token: String) {
+  campaignEvents(campaignId: $id, fromVersion: $from, token: $token) {
+    __typename
+    ... on CampaignEvent { version type event }
+    ... on Problem { code message }
+  }
+}"""
+
+
+class Campaign:
+    """A campaign seen through its tokens: the GM, one player per runner, a spectator."""
+
+    def __init__(self, client: httpx.Client, **body: Any) -> None:
+        self.client = client
+        created = client.post("/v1/campaigns", json={"name": "Glade", **body})
+        assert created.status_code == 201, created.text
+        assert created.headers["cache-control"] == "no-store"
+        shown = created.json()
+        self.id: str = shown["campaign_id"]
+        self.gm: str = shown["gm_token"]
+        self.spectator: str = shown["spectator_token"]
+        self.players: dict[str, str] = {}
+
+    def call(self, method: str, path: str, token: str, **kwargs: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"}
+        url = f"/v1/campaigns/{self.id}{path}"
+        return self.client.request(method, url, headers=headers, **kwargs)
+
+    def ok(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+        response = self.call(method, path, token or self.gm, **kwargs)
+        assert response.status_code in (200, 201), response.text
+        return response.json()
+
+    def add(self, *runners: str) -> None:
+        for runner in runners:
+            self.ok("POST", "/runners", json={"runner": runner, "character": SHEETS[runner]})
+            issued = self.ok("POST", "/tokens", json={"role": "player", "runner": runner})
+            assert issued["runner"] == runner
+            self.players[runner] = issued["token"]
+
+    def view(self, token: str | None = None) -> dict[str, Any]:
+        shown: dict[str, Any] = self.ok("GET", "", token)["view"]
+        return shown
+
+    def ticks(self, token: str, limit: int = 2) -> list[dict[str, Any]]:
+        """Every tick, page by page (`limit` per page)."""
+        out: list[dict[str, Any]] = []
+        after: int | None = 0
+        while after is not None:
+            page = self.ok("GET", "/ticks", token, params={"after": after, "limit": limit})
+            assert len(page["ticks"]) <= limit
+            out += page["ticks"]
+            after = page["next_after"]
+        return out
+
+
+def supplies_numbers(document: Any) -> list[tuple[str, Any]]:
+    """Every number under a key that speaks of supplies (but the rules' maximum), anywhere."""
+    found: list[tuple[str, Any]] = []
+    if isinstance(document, dict):
+        for key, value in document.items():
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if "suppl" in key and key != "supplies_max" and number:
+                found.append((key, value))
+            found += supplies_numbers(value)
+    elif isinstance(document, list):
+        for item in document:
+            found += supplies_numbers(item)
+    return found
+
+
+@contextlib.contextmanager
+def subscribe(
+    base_url: str, campaign_id: str, token: str, start: int
+) -> Iterator[ClientConnection]:
+    url = base_url.replace("http", "ws", 1) + "/graphql"
+    with connect(url, subprotocols=[Subprotocol("graphql-transport-ws")], open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        payload = {"query": SUBSCRIPTION, "variables": {"id": campaign_id, "from": start}}
+        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        yield ws
+
+
+def receive(ws: ClientConnection, count: int, timeout: float = 10) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        message = json.loads(ws.recv(timeout=timeout))
+        assert message["type"] == "next", message
+        out.append(message["payload"]["data"]["campaignEvents"])
+    return out
+
+
+def test_a_gm_creates_a_campaign_and_each_viewer_sees_it(client: httpx.Client) -> None:
+    campaign = Campaign(client, supplies=40)
+    campaign.add("r1", "r2")
+    gm = campaign.ok("GET", "")
+    assert gm["role"] == "gm" and gm["view"]["supplies"] == 40
+    mine = campaign.ok("GET", "", campaign.players["r1"])
+    assert mine["role"] == "player" and mine["runner"] == "r1"
+    assert mine["version"] == gm["version"] == 3  # created, two runners (tokens are no events)
+    for token in (campaign.players["r1"], campaign.spectator):
+        view = campaign.view(token)
+        assert view["supplies_level"] == "low" and not supplies_numbers(view)
+        assert [r["id"] for r in view["runners"]] == ["r1", "r2"]
+
+
+def test_players_choose_for_their_own_runner_only_and_spectators_only_watch(
+    client: httpx.Client,
+) -> None:
+    campaign = Campaign(client)
+    campaign.add("r1", "r2")
+    r1, watcher = campaign.players["r1"], campaign.spectator
+    chosen = campaign.ok("POST", "/choices", r1, json={"runner": "r1", "activity": "gather"})
+    assert [e["type"] for e in chosen["events"]] == ["ActivityChosen"]
+    assert chosen["view"]["choices"]["r1"]["activity"] == "gather"
+    refused = [
+        campaign.call("POST", "/choices", r1, json={"runner": "r2", "activity": "farm"}),
+        campaign.call("POST", "/choices", watcher, json={"runner": "r1", "activity": "rest"}),
+        campaign.call("POST", "/advance", r1, json={}),
+        campaign.call("POST", "/advance", watcher, json={}),
+        campaign.call("POST", "/runners", r1, json={"runner": "r9", "character": SHEETS["r1"]}),
+        campaign.call("POST", "/adjustments", watcher, json={"type": "supplies", "delta": 5}),
+        campaign.call("POST", "/tokens", r1, json={"role": "spectator"}),
+        campaign.call("PUT", "/cadence", r1, json={"cadence": {"kind": "manual"}}),
+        campaign.call("POST", "/end", watcher, json={}),
+    ]
+    for response in refused:
+        assert response.status_code == 403, response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert response.json()["code"] == "forbidden"
+    campaign.ok("POST", "/adjustments", json={"type": "effect", "runner": "r1", "effect": "poison"})
+    treat = {"runner": "r2", "activity": "treat", "target_runner": "r1", "cure_poison": True}
+    assert campaign.ok("POST", "/choices", json=treat)["view"]["choices"]["r2"]["target_runner"]
+    assert campaign.view()["choices"]["r1"]["activity"] == "gather"  # nothing else recorded
+
+
+def without_avoidance_dcs(tick: dict[str, Any]) -> list[dict[str, Any]]:
+    """A tick's runners with each avoidance roll's DC and band removed."""
+    runners = copy.deepcopy(tick["runners"])
+    for runner in runners:
+        for roll in runner["avoidance"]:
+            assert {"dc", "band"} <= set(roll["check"])
+            del roll["check"]["dc"], roll["check"]["band"]
+    return runners
+
+
+def test_a_starving_clearing_hungers_and_bleeds_downtime_after_downtime(
+    client: httpx.Client,
+) -> None:
+    campaign = Campaign(client, **STARVING)
+    campaign.add("r1", "r2", "r3")
+    advanced = campaign.ok("POST", "/advance", json={"through": 4})
+    assert [e["index"] for e in advanced["events"]] == [0, 1, 2, 3]
+    assert all(e["type"] == "DowntimePassed" for e in advanced["events"])
+    view = campaign.view()
+    assert view["downtime"] == 4 and view["supplies"] == 0
+    for runner in view["runners"]:
+        assert {"hunger", "thirst"} <= set(runner["effects"]), runner
+    # Hunger and Thirst call for damage rolls every downtime: injuries pile up.
+    assert sum(len(r["injuries"]) for r in view["runners"]) >= 3
+    damage = [d for e in advanced["events"] for r in e["runners"] for d in r["damage"]]
+    assert {d["effect"] for d in damage} >= {"hunger", "thirst"}
+
+    # The tick history, page by page: the GM's with the numbers, the table's without.
+    gm_ticks = campaign.ticks(campaign.gm)
+    assert [t["index"] for t in gm_ticks] == [0, 1, 2, 3]
+    assert gm_ticks == advanced["events"]
+    assert all(t["supplies_after"] == 0 for t in gm_ticks)
+    for token in (campaign.players["r2"], campaign.spectator):
+        ticks = campaign.ticks(token, limit=3)
+        assert [t["index"] for t in ticks] == [0, 1, 2, 3]
+        assert all(t["supplies_level_after"] == "none" for t in ticks)
+        # The table sees every roll, but not the DCs of the rolls against Hunger, Thirst
+        # and Exhaustion (they follow from the supplies), nor their bands.
+        assert [t["runners"] for t in ticks] == [without_avoidance_dcs(t) for t in gm_ticks]
+        assert not supplies_numbers(ticks)
+    # Advancing through a downtime already passed records nothing.
+    again = campaign.ok("POST", "/advance", json={"through": 4})
+    assert again["events"] == [] and again["version"] == advanced["version"]
+
+
+def test_players_never_see_the_exact_supplies(client: httpx.Client) -> None:
+    campaign = Campaign(client, supplies=61)
+    campaign.add("r1")
+    adjust = {"type": "supplies", "delta": -23, "reason": "rats in the stores"}
+    adjusted = campaign.ok("POST", "/adjustments", json=adjust)
+    assert adjusted["events"][0]["after"] == 38 and adjusted["view"]["supplies"] == 38
+    campaign.ok("POST", "/choices", json={"runner": "r1", "activity": "gather"})
+    campaign.ok("POST", "/advance", json={"through": 2})
+    r1 = campaign.players["r1"]
+    outputs = [
+        campaign.ok("GET", "", r1),
+        campaign.ok("GET", "/events", r1, params={"limit": 500}),
+        campaign.ok("GET", "/ticks", r1),
+        campaign.ok("POST", "/choices", r1, json={"runner": "r1", "activity": "rest"}),
+    ]
+    text = json.dumps(outputs)
+    assert not supplies_numbers(outputs)
+    assert "rats in the stores" not in text
+    gm_events = campaign.ok("GET", "/events")["events"]
+    assert "rats in the stores" in json.dumps(gm_events)
+    shown = [e for e in outputs[1]["events"] if e["type"] == "SuppliesAdjusted"]
+    assert shown and shown[0]["supplies_trend"] == "down"
+
+
+def test_the_subscription_delivers_each_viewers_downtimes_and_resumes(
+    client: httpx.Client, server_url: str
+) -> None:
+    campaign = Campaign(client, **STARVING)
+    campaign.add("r1", "r2")
+    version = campaign.ok("GET", "")["version"]
+    with subscribe(server_url, campaign.id, campaign.players["r1"], 1) as ws:
+        backlog = receive(ws, version)
+        assert [e["version"] for e in backlog] == list(range(1, version + 1))
+        advanced = campaign.ok("POST", "/advance", json={"through": 2})
+        live = receive(ws, 2)
+    assert [e["type"] for e in live] == ["DowntimePassed", "DowntimePassed"]
+    assert [e["event"]["index"] for e in live] == [0, 1]
+    assert [e["version"] for e in live] == [e["version"] for e in advanced["events"]]
+    mine = campaign.ok("GET", "/events", campaign.players["r1"], params={"after": version})
+    assert [e["event"] for e in live] == mine["events"]
+    assert not supplies_numbers([e["event"] for e in backlog + live])
+    with subscribe(server_url, campaign.id, campaign.gm, live[0]["version"] + 1) as ws:
+        (resumed,) = receive(ws, 1)
+    assert resumed["version"] == live[1]["version"]
+    assert resumed["event"]["supplies_after"] == 0  # the GM's feed has the numbers
+
+
+def test_the_subscription_refuses_a_forged_token_as_a_problem(
+    client: httpx.Client, server_url: str
+) -> None:
+    campaign = Campaign(client)
+    with subscribe(server_url, campaign.id, "v1.forged.token", 1) as ws:
+        (first,) = receive(ws, 1)
+        assert first["__typename"] == "Problem" and first["code"] == "invalid_token"
+        assert json.loads(ws.recv(timeout=10))["type"] == "complete"
+
+
+def test_two_advances_at_once_record_each_downtime_once(client: httpx.Client) -> None:
+    campaign = Campaign(client, supplies=100)
+    campaign.add("r1", "r2")
+    results: list[httpx.Response] = []
+
+    def advance() -> None:
+        results.append(campaign.call("POST", "/advance", campaign.gm, json={"through": 6}))
+
+    threads = [threading.Thread(target=advance) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [r.status_code for r in results] == [200, 200, 200], [r.text for r in results]
+    ticks = campaign.ticks(campaign.gm, limit=100)
+    assert [t["index"] for t in ticks] == [0, 1, 2, 3, 4, 5]
+    assert campaign.view()["downtime"] == 6
+
+
+def test_runs_and_gm_adjustments_change_the_runners(client: httpx.Client) -> None:
+    campaign = Campaign(client, supplies=80)
+    campaign.add("r1", "r2")
+    campaign.ok("POST", "/adjustments", json={"type": "effect", "runner": "r1", "effect": "fear"})
+    campaign.ok("POST", "/adjustments", json={"type": "injury", "runner": "r2", "injury": "minor"})
+    run = {"run": "run-1", "runners": ["r1"], "session_id": "0123abcd"}
+    started = campaign.ok("POST", "/runs", json=run)
+    assert started["events"][0]["type"] == "RunStarted"
+    farm = {"runner": "r1", "activity": "farm"}
+    away = campaign.call("POST", "/choices", campaign.players["r1"], json=farm)
+    assert away.status_code == 422 and away.json()["code"] == "runner_on_run"
+    back = {"runner": "r1", "injuries": ["superficial"], "effects_cleared": ["fear"]}
+    results = {"results": [back]}
+    ended = campaign.ok("POST", "/runs/run-1/end", json=results)
+    assert ended["events"][0]["type"] == "RunEnded"
+    view = campaign.view()
+    r1, r2 = view["runners"]
+    assert "fear" not in r1["effects"] and [i["injury"] for i in r1["injuries"]] == ["superficial"]
+    assert [i["injury"] for i in r2["injuries"]] == ["minor"]
+    assert view["runs"][0]["session_id"] == "0123abcd" and view["runs"][0]["ended"] is not None
+    removed = campaign.ok("DELETE", "/runners/r2")
+    assert removed["events"][0]["type"] == "RunnerRemoved"
+
+
+@pytest.mark.parametrize(
+    "header", [None, "Bearer nonsense", "Bearer v1.e30.AAAA", "Basic dXNlcjpwYXNz"]
+)
+def test_a_missing_or_forged_token_is_401(client: httpx.Client, header: str | None) -> None:
+    campaign = Campaign(client)
+    headers = {"Authorization": header} if header else {}
+    response = client.get(f"/v1/campaigns/{campaign.id}/ticks", headers=headers)
+    assert response.status_code == 401 and response.json()["code"] == "invalid_token"
+    assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+NOWHERE = {"kind": "weekly", "days": ["mon"], "timezone": "Nowhere/Atlantis"}
+
+
+def test_refusals_are_problems_with_stable_codes(client: httpx.Client) -> None:
+    campaign = Campaign(client)
+    other = Campaign(client)
+    campaign.add("r1")
+    cases: list[tuple[httpx.Response, int, str]] = [
+        (campaign.call("GET", "", other.gm), 403, "forbidden"),
+        (campaign.call("POST", "/tokens", campaign.gm, json={"role": "player", "runner": "zz"}),
+         404, "unknown_runner"),
+        (campaign.call("POST", "/runners", campaign.gm,
+                       json={"runner": "r1", "character": SHEETS["r1"]}), 409, "runner_exists"),
+        (campaign.call("POST", "/runners", campaign.gm, json={"runner": "r2"}),
+         422, "invalid_request"),
+        (campaign.call("POST", "/runners", campaign.gm, content=b"{not json"),
+         422, "invalid_request"),
+        (campaign.call("POST", "/choices", campaign.gm,
+                       json={"runner": "r1", "activity": "gather", "downtime": 5}),
+         422, "wrong_downtime"),
+        (campaign.call("POST", "/runs/nope/end", campaign.gm, json={}), 404, "unknown_run"),
+        (campaign.call("POST", "/runs/bad%20id/end", campaign.gm, json={}),
+         422, "invalid_request"),
+        (campaign.call("POST", "/advance", campaign.gm, json={"through": 500}),
+         422, "invalid_request"),
+        (campaign.call("GET", "/ticks", campaign.gm, params={"limit": 0}), 422, "invalid_request"),
+        (campaign.call("PUT", "/cadence", campaign.gm, json={"cadence": NOWHERE}),
+         422, "invalid_request"),
+        (campaign.call("POST", "/choices", campaign.gm,
+                       json={"runner": "r1", "activity": "gather", "seen_version": 1}),
+         409, "version_conflict"),
+    ]  # fmt: skip
+    for response, status, code in cases:
+        assert (response.status_code, response.json()["code"]) == (status, code), response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+    ended = campaign.ok("POST", "/end", json={"reason": "the clearing burned"})
+    assert ended["view"]["ended"] is True
+    late = campaign.call("POST", "/advance", campaign.gm, json={})
+    assert late.status_code == 422 and late.json()["code"] == "campaign_ended"
+    assert campaign.ok("GET", "/ticks")["ticks"] == []
+
+
+def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.Client) -> None:
+    def gql(query: str, **variables: Any) -> dict[str, Any]:
+        response = client.post("/graphql", json={"query": query, "variables": variables})
+        assert response.status_code == 200 and "errors" not in response.json(), response.text
+        data: dict[str, Any] = response.json()["data"]
+        return data
+
+    created = gql(
+        """mutation($cadence: JSON) { createCampaign(name: "Glade", supplies: 30,
+          cadence: $cadence) { ... on CreatedCampaign { campaignId gmToken version }
+          ... on Problem { code message } } }""",
+        cadence={"kind": "manual"},
+    )["createCampaign"]
+    cid, gm = created["campaignId"], created["gmToken"]
+    for runner in ("r1", "r2"):
+        added = gql(
+            """mutation($id: ID!, $t: String!, $r: String!, $c: JSON!) {
+              addCampaignRunner(campaignId: $id, token: $t, runner: $r, character: $c) {
+              __typename ... on CommandResult { version } ... on Problem { code } } }""",
+            id=cid, t=gm, r=runner, c=SHEETS[runner],
+        )["addCampaignRunner"]  # fmt: skip
+        assert added["__typename"] == "CommandResult", added
+    r1 = gql(
+        """mutation($id: ID!, $t: String!) { issueCampaignToken(campaignId: $id, token: $t,
+          role: "player", runner: "r1") { ... on CampaignToken { token runner } } }""",
+        id=cid,
+        t=gm,
+    )["issueCampaignToken"]
+    assert r1["runner"] == "r1"
+    choose = """mutation($id: ID!, $t: String!, $r: String!) { chooseCampaignActivity(
+      campaignId: $id, token: $t, runner: $r, activity: "gather") {
+      __typename ... on CommandResult { events } ... on Problem { code } } }"""
+    mine = gql(choose, id=cid, t=r1["token"], r="r1")["chooseCampaignActivity"]
+    assert mine["events"][0]["type"] == "ActivityChosen"
+    theirs = gql(choose, id=cid, t=r1["token"], r="r2")["chooseCampaignActivity"]
+    assert theirs == {"__typename": "Problem", "code": "forbidden"}
+    refused = gql(
+        """mutation($id: ID!, $t: String!) { advanceCampaign(campaignId: $id, token: $t) {
+          ... on Problem { code } } }""",
+        id=cid,
+        t=r1["token"],
+    )["advanceCampaign"]
+    assert refused == {"code": "forbidden"}
+    advanced = gql(
+        """mutation($id: ID!, $t: String!) { advanceCampaign(campaignId: $id, token: $t,
+          through: 2) { ... on CommandResult { version events } } }""",
+        id=cid,
+        t=gm,
+    )["advanceCampaign"]
+    assert [e["index"] for e in advanced["events"]] == [0, 1]
+    looked = gql(
+        """query($id: ID!, $t: String!) { campaign(id: $id, token: $t) {
+          ... on CampaignView { role runner version view } } }""",
+        id=cid,
+        t=r1["token"],
+    )["campaign"]
+    assert looked["runner"] == "r1" and looked["view"]["downtime"] == 2
+    assert "supplies" not in looked["view"]
+    ticks = gql(
+        """query($id: ID!, $t: String!) { campaignTicks(id: $id, token: $t, limit: 1) {
+          ... on CampaignTickPage { nextAfter ticks { version type event } } } }""",
+        id=cid,
+        t=r1["token"],
+    )["campaignTicks"]
+    assert ticks["ticks"][0]["event"]["index"] == 0 and ticks["nextAfter"]
+    assert not supplies_numbers(ticks)
+    bad = gql(
+        """mutation($id: ID!, $t: String!) { setCampaignCadence(campaignId: $id, token: $t,
+          cadence: {kind: "interval", every_seconds: 0}) { ... on Problem { code field } } }""",
+        id=cid,
+        t=gm,
+    )["setCampaignCadence"]
+    assert bad["code"] == "invalid_request"
+
+
+@pytest.fixture(scope="module")
+def clock_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server started as `make run` starts it: with its Celery worker and beat."""
+    root: Path = tmp_path_factory.mktemp("daedalus-clock")
+    with serve(root, {}, worker=True) as (base_url, _log):
+        yield base_url
+
+
+def test_a_scheduled_campaign_ticks_on_its_own(clock_url: str) -> None:
+    with httpx.Client(base_url=clock_url, timeout=30.0) as client:
+        campaign = Campaign(client, supplies=60)
+        campaign.add("r1")
+        version = campaign.ok("GET", "")["version"]
+        with subscribe(clock_url, campaign.id, campaign.spectator, version + 1) as ws:
+            # A manual campaign: nothing happens until its cadence says so.
+            with pytest.raises(TimeoutError):
+                receive(ws, 1, timeout=2)
+            cadence = {"cadence": {"kind": "interval", "every_seconds": 1}}
+            campaign.ok("PUT", "/cadence", json=cadence)
+            (cadence_set,) = receive(ws, 1)
+            assert cadence_set["type"] == "CadenceSet"
+            # The worker's first start can take a while; then a tick a second.
+            ticks = receive(ws, 1, timeout=60) + receive(ws, 2, timeout=10)
+        assert [t["type"] for t in ticks] == ["DowntimePassed"] * 3
+        assert [t["event"]["index"] for t in ticks] == [0, 1, 2]
+        assert all(t["event"]["due_at"] is not None for t in ticks)
+        assert not supplies_numbers(ticks)
+        campaign.ok("PUT", "/cadence", json={"cadence": {"kind": "manual"}})
+        time.sleep(1.5)  # a tick already claimed may still land
+        settled = campaign.ok("GET", "")["view"]["downtime"]
+        time.sleep(2.5)
+        assert campaign.ok("GET", "")["view"]["downtime"] == settled
+        assert campaign.ok("GET", "")["view"]["next_due_at"] is None
