@@ -168,7 +168,7 @@ def test_players_choose_for_their_own_runner_only_and_spectators_only_watch(
 
 def without_avoidance_dcs(tick: dict[str, Any]) -> list[dict[str, Any]]:
     """A tick's runners with each avoidance roll's DC and band removed."""
-    runners = copy.deepcopy(tick["runners"])
+    runners: list[dict[str, Any]] = copy.deepcopy(tick["runners"])
     for runner in runners:
         for roll in runner["avoidance"]:
             assert {"dc", "band"} <= set(roll["check"])
