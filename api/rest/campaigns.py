@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -18,7 +18,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from api import problems
 from api.bodies import read_model
 from api.campaigns import usecases
 from api.campaigns.access import campaigns_of, clock_now, clock_of, grant_of
@@ -39,30 +38,14 @@ from api.campaigns.requests import (
 )
 from api.campaigns.usecases import MAX_PAGE, authorize
 from api.problems import InvalidRequest
+from api.rest.guard import guarded
 from api.sessions.access import bearer, now, secret_of
-from api.sessions.tokens import InvalidToken, RoleToken
+from api.sessions.tokens import RoleToken
 
-Endpoint = Callable[[Request], Awaitable[Response]]
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-def _guarded(endpoint: Endpoint) -> Endpoint:
-    """401s carry `WWW-Authenticate: Bearer` (RFC 6750); the token itself is never echoed."""
-
-    async def guarded(request: Request) -> Response:
-        try:
-            return await endpoint(request)
-        except InvalidToken as exc:
-            return problems.problem(
-                401,
-                exc.code,
-                exc.message,
-                title="Campaign token refused",
-                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-            )
-
-    guarded.__doc__ = endpoint.__doc__
-    return guarded
+_guarded = guarded("Campaign token refused")
 
 
 def _path(request: Request, name: str, pattern: str) -> str:

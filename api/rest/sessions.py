@@ -6,43 +6,21 @@ every answer is rendered for that token's viewer.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from api import problems
 from api.bodies import read_model
 from api.problems import InvalidRequest
+from api.rest.guard import guarded
 from api.sessions import usecases
 from api.sessions.access import bearer, grant_of, now, secret_of, sessions_of
 from api.sessions.commands import CommandBody
 from api.sessions.requests import CreateSession, IssueToken
-from api.sessions.tokens import InvalidToken
 from api.sessions.usecases import MAX_PAGE
 
-Endpoint = Callable[[Request], Awaitable[Response]]
-
-
-def _guarded(endpoint: Endpoint) -> Endpoint:
-    """401s carry `WWW-Authenticate: Bearer` (RFC 6750); the token itself is never echoed."""
-
-    async def guarded(request: Request) -> Response:
-        try:
-            return await endpoint(request)
-        except InvalidToken as exc:
-            return problems.problem(
-                401,
-                exc.code,
-                exc.message,
-                title="Session token refused",
-                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
-            )
-
-    guarded.__doc__ = endpoint.__doc__
-    return guarded
+_guarded = guarded("Session token refused")
 
 
 def _session_id(request: Request) -> str:

@@ -4,41 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from services.campaign.decide import decide
 from services.campaign.events import EVENT_TYPES, Event
 from services.campaign.evolve import evolve
 from services.campaign.state import CampaignState, initial
+from services.jsoncodec import JsonCodec
 
-# One adapter per event class: decoding by the stored type name, never by guessing
-# which member of the union a dict fits.
-_EVENTS: dict[str, TypeAdapter[Any]] = {cls.__name__: TypeAdapter(cls) for cls in EVENT_TYPES}
-_STATE: TypeAdapter[CampaignState] = TypeAdapter(CampaignState)
+_CODEC: JsonCodec[Event, CampaignState] = JsonCodec(EVENT_TYPES, CampaignState)
 
 
 def encode_event(event: Event) -> tuple[str, dict[str, Any]]:
     """(type name, JSON-ready fields) of an event."""
-    name = type(event).__name__
-    data: dict[str, Any] = _EVENTS[name].dump_python(event, mode="json")
-    return name, data
+    return _CODEC.encode_event(event)
 
 
 def decode_event(name: str, data: dict[str, Any]) -> Event:
     """The event of a stored type name and fields."""
-    event: Event = _EVENTS[name].validate_python(data)
-    return event
+    return _CODEC.decode_event(name, data)
 
 
 def encode_state(state: CampaignState) -> dict[str, Any]:
     """The state as JSON (for snapshots)."""
-    data: dict[str, Any] = _STATE.dump_python(state, mode="json")
-    return data
+    return _CODEC.encode_state(state)
 
 
 def decode_state(data: dict[str, Any]) -> CampaignState:
     """A state from its JSON form."""
-    return _STATE.validate_python(data)
+    return _CODEC.decode_state(data)
 
 
 class CampaignAggregate:
