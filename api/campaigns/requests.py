@@ -62,16 +62,20 @@ class CreateCampaign(_Strict):
 
 
 class IssueCampaignToken(_Strict):
-    """GM: a token for a player (bound to `runner`) or a spectator."""
+    """GM: a token for a player (bound to `runner`), a spectator, or the GM (renewal).
 
-    role: Literal["player", "spectator"]
+    A season runs for months: the GM renews their own token before it expires, and
+    tokens last up to 30 days.
+    """
+
+    role: Literal["gm", "player", "spectator"]
     runner: RunnerId | None = None
-    ttl_seconds: int = Field(default=12 * 3600, ge=60, le=7 * 24 * 3600)
+    ttl_seconds: int = Field(default=12 * 3600, ge=60, le=30 * 24 * 3600)
 
     @model_validator(mode="after")
     def _runner_for_players(self) -> IssueCampaignToken:
         if (self.role == "player") != (self.runner is not None):
-            raise ValueError("a player token needs `runner`; a spectator token takes none")
+            raise ValueError("a player token needs `runner`; GM and spectator tokens take none")
         return self
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from api.campaigns.access import campaign_id_of, not_found, subject
 from api.campaigns.requests import MAX_ADVANCE, Advance, CreateCampaign, IssueCampaignToken
 from api.problems import InvalidRequest
+from api.sessions.access import scoped_command_id
 from api.sessions.tokens import Forbidden, RoleToken, issue_token
 from services.campaign import CampaignState, Viewer, view_event, view_state
 from services.campaign.codec import decode_event
@@ -163,7 +164,7 @@ def send(
         build(state),
         SystemRng(),
         seen_version=seen_version,
-        command_id=command_id,
+        command_id=scoped_command_id(grant, command_id),
     )
     if clock is not None:
         clock.reschedule(campaign_id, done.state, version=done.version)

@@ -6,13 +6,15 @@ service, so nothing here can reach another tenant's sessions.
 
 from __future__ import annotations
 
+import re
 import time
 
 from starlette.requests import HTTPConnection
 
 from api.clients import client_of
 from api.logs import annotate
-from api.sessions.tokens import RoleToken, authenticate
+from api.sessions.requests import SESSION_ID
+from api.sessions.tokens import RoleToken, SessionNotFound, authenticate
 from services.errors import DomainError
 from services.labyrinth import MazeState
 from services.store.sessions import SessionService
@@ -39,6 +41,9 @@ def sessions_of(conn: HTTPConnection) -> SessionService[MazeState]:
     return service
 
 
+_SESSION_ID = re.compile(SESSION_ID)
+
+
 def secret_of(conn: HTTPConnection) -> bytes:
     """The service key the role tokens are signed with."""
     key: bytes = conn.app.state.settings.secret_key_bytes
@@ -60,4 +65,20 @@ def bearer(conn: HTTPConnection) -> str | None:
 def grant_of(conn: HTTPConnection, session_id: str, token: str | None) -> RoleToken:
     """The verified grant of `token` for `session_id` in the caller's tenant (401/403/404)."""
     annotate(session_id=session_id)  # the request's log lines name the session, even if refused
+    if not _SESSION_ID.fullmatch(session_id):
+        # Session ids are ours (uuid hex): this also keeps a campaign's token (subject
+        # `campaign:<id>`) from ever passing for a session's.
+        raise SessionNotFound("no such session")
     return authenticate(secret_of(conn), token, session_id, now(), tenant_of(conn))
+
+
+def scoped_command_id(grant: RoleToken, command_id: str | None) -> str | None:
+    """A client's idempotency key, namespaced by who sent it.
+
+    Event ids derive from command ids, and a repeated id returns what the first command
+    recorded: unscoped, one viewer could pre-empt another's key (or the clock's own
+    `downtime-<k>`) and have their command taken for a duplicate.
+    """
+    if command_id is None:
+        return None
+    return f"client:{grant.role}:{grant.member or ''}:{command_id}"

@@ -10,6 +10,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from api.sessions.access import scoped_command_id
 from api.sessions.commands import GmCommand, PlayerCommand, authorize
 from api.sessions.requests import CreateSession, IssueToken
 from api.sessions.tokens import Forbidden, RoleToken, issue_token
@@ -142,7 +143,7 @@ def send(
             command.to_domain(),
             SystemRng(),
             seen_version=command.seen_version,
-            command_id=command.command_id,
+            command_id=scoped_command_id(grant, command.command_id),
         )
     except LabyrinthError as exc:
         if exc.code == NOT_STARTED:

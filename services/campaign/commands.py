@@ -114,10 +114,16 @@ class SetCadence:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AdvanceDowntime:
-    """The clock (or the GM): pass downtime `index` — the tick."""
+    """The clock (or the GM): pass downtime `index` — the tick.
+
+    `scheduled` ticks only pass a downtime the cadence has made due by `at`, judged on
+    the state the tick is decided against: a cadence the GM changed a moment earlier
+    (to manual, say) stops a catch-up that was computed before it.
+    """
 
     index: int
     at: float
+    scheduled: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -11,6 +11,7 @@ import math
 from services.campaign import commands as cmd
 from services.campaign import errors as err
 from services.campaign.cadence import AnyCadence, IntervalCadence, ManualCadence, WeeklyCadence
+from services.campaign.clock import target_downtime
 from services.campaign.errors import CampaignError, enum_of
 from services.campaign.events import (
     ActivityChosen,
@@ -176,6 +177,8 @@ def _advance(state: CampaignState, command: cmd.AdvanceDowntime, rng: Rng) -> li
             err.DOWNTIME_OUT_OF_ORDER,
             f"downtime {command.index} cannot pass before downtime {state.downtime}",
         )
+    if command.scheduled and command.index >= target_downtime(state, command.at):
+        return []  # not due (any more) by the cadence now in force
     return [resolve_downtime(state, command.index, _time(command.at), rng)]
 
 

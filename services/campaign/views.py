@@ -3,7 +3,9 @@
 Players and spectators see the supplies only as a level, never a number ("The GM will
 keep track of the general level of supplies"), nor the DCs of the rolls against Hunger,
 Thirst and Exhaustion (which follow from the number), and never the reason the GM gave
-for an adjustment. Everything else — activities, rolls, effects, injuries, runs — is table
+for an adjustment. (That is presentation, not secrecy: every roll is public, so a
+player who tracks each tick against the rules can reconstruct the stock; docs/RULES.md.)
+Everything else — activities, rolls, effects, injuries, runs — is table
 knowledge. Spectators see what players see (no hidden hands in the clearing).
 """
 

@@ -63,12 +63,13 @@ class CampaignClock:
             target = self._target(state, now, through)
             while state.downtime < target:
                 index = state.downtime
-                executed = self._tick(campaign_id, index, now)
+                executed = self._tick(campaign_id, index, now, scheduled=through is None)
                 if executed.events and not executed.duplicate:
                     done.append(executed)
-                if executed.state.downtime <= index:
-                    break  # the domain refused to move on without an error: do not spin
+                moved = executed.state.downtime > index
                 state, version = executed.state, executed.version
+                if not moved:
+                    break  # not due any more, or refused without an error: do not spin
         finally:
             self.reschedule(campaign_id, state, version=version)
         return done
@@ -81,10 +82,12 @@ class CampaignClock:
             return max(state.downtime + 1, min(through, state.rules.season_downtimes))
         return through
 
-    def _tick(self, campaign_id: str, index: int, now: float) -> Executed[CampaignState]:
+    def _tick(
+        self, campaign_id: str, index: int, now: float, *, scheduled: bool = False
+    ) -> Executed[CampaignState]:
         return self.service.execute(
             campaign_id,
-            AdvanceDowntime(index=index, at=now),
+            AdvanceDowntime(index=index, at=now, scheduled=scheduled),
             self._rng(),
             command_id=command_id(index),
         )

@@ -472,3 +472,44 @@ def test_a_scheduled_campaign_ticks_on_its_own(clock_url: str) -> None:
         time.sleep(2.5)
         assert campaign.ok("GET", "")["view"]["downtime"] == settled
         assert campaign.ok("GET", "")["view"]["next_due_at"] is None
+
+
+def test_a_players_command_id_never_stands_in_for_a_downtime(client: httpx.Client) -> None:
+    campaign = Campaign(client)
+    campaign.add("r1")
+    # The clock records downtime k under the id `downtime-<k>`: a player's key that
+    # spells the same must not pass for it.
+    for index in range(3):
+        body = {"runner": "r1", "activity": "gather", "command_id": f"downtime-{index}"}
+        campaign.ok("POST", "/choices", campaign.players["r1"], json=body)
+    advanced = campaign.ok("POST", "/advance", json={"through": 3})
+    assert [e["index"] for e in advanced["events"]] == [0, 1, 2]
+    assert campaign.view()["downtime"] == 3
+
+
+def test_the_gm_renews_their_token_for_a_long_season(client: httpx.Client) -> None:
+    campaign = Campaign(client)
+    renewed = campaign.ok("POST", "/tokens", json={"role": "gm", "ttl_seconds": 30 * 86400})
+    assert renewed["role"] == "gm" and renewed["token"] != campaign.gm
+    campaign.ok(
+        "POST", "/runners", renewed["token"], json={"runner": "r1", "character": SHEETS["r1"]}
+    )
+    too_long = campaign.call(
+        "POST", "/tokens", campaign.gm, json={"role": "gm", "ttl_seconds": 31 * 86400}
+    )
+    assert too_long.status_code == 422
+    campaign.add("r2")
+    refused = campaign.call("POST", "/tokens", campaign.players["r2"], json={"role": "gm"})
+    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+
+
+def test_a_campaign_token_never_opens_a_session(client: httpx.Client) -> None:
+    campaign = Campaign(client)
+    headers = {"Authorization": f"Bearer {campaign.gm}"}
+    for path in (
+        f"/v1/sessions/campaign:{campaign.id}",
+        f"/v1/sessions/campaign:{campaign.id}/events",
+    ):
+        response = client.get(path, headers=headers)
+        assert response.status_code == 404, response.text
+        assert response.json()["code"] == "session_not_found"

@@ -83,10 +83,12 @@ def test_a_bad_campaign_body_is_refused(body: dict[str, Any]) -> None:
         CreateCampaign.model_validate(body)
 
 
-def test_a_player_token_names_a_runner_and_a_spectator_token_none() -> None:
+def test_a_player_token_names_a_runner_and_gm_and_spectator_tokens_none() -> None:
     assert IssueCampaignToken.model_validate({"role": "player", "runner": "r1"}).runner == "r1"
     assert IssueCampaignToken.model_validate({"role": "spectator"}).runner is None
-    for bad in ({"role": "player"}, {"role": "spectator", "runner": "r1"}, {"role": "gm"}):
+    assert IssueCampaignToken.model_validate({"role": "gm"}).runner is None  # a renewal
+    bad_ones = ({"role": "player"}, {"role": "spectator", "runner": "r1"}, {"role": "owner"})
+    for bad in (*bad_ones, {"role": "gm", "runner": "r1"}):
         with pytest.raises(ValidationError):
             IssueCampaignToken.model_validate(bad)
 

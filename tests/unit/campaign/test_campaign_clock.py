@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.campaign import commands as cmd
-from services.campaign.cadence import IntervalCadence, WeeklyCadence
+from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCadence
 from services.campaign.clock import due_at, next_due_at, target_downtime
 from tests.unit.campaign.play import Table, rules
 
@@ -59,3 +59,14 @@ def test_a_tick_records_when_it_fell_due() -> None:
     table = Table(at=0.0, cadence=HOUR)
     assert table.tick().due_at == 3600.0
     assert Table().tick().due_at is None
+
+
+def test_a_scheduled_tick_passes_only_a_downtime_the_cadence_has_made_due() -> None:
+    table = Table(at=0.0, cadence=HOUR)
+    assert table.do(cmd.AdvanceDowntime(index=0, at=3599.0, scheduled=True)) == []
+    assert len(table.do(cmd.AdvanceDowntime(index=0, at=3600.0, scheduled=True))) == 1
+    # The GM turns the clock off: a catch-up computed before that passes nothing more.
+    table.do(cmd.SetCadence(cadence=ManualCadence(), at=3700.0))
+    assert table.do(cmd.AdvanceDowntime(index=1, at=1e6, scheduled=True)) == []
+    # The GM's own advance is not scheduled: it always passes the next downtime.
+    assert len(table.do(cmd.AdvanceDowntime(index=1, at=3800.0))) == 1
