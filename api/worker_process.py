@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -13,11 +14,26 @@ from api.settings import Settings
 from services.store.connection import Connection, start_embedded
 from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+# Loaded here, in the parent: the child between fork and exec only makes the call.
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+def _die_with_parent() -> None:
+    """In the child: be sent SIGTERM when the API process dies, even by SIGKILL (Linux).
+
+    Without it a killed API leaves its worker and beat running, and the next `make run`
+    starts a second set next to them.
+    """
+    if _LIBC is not None:
+        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
 
 def _celery(role: list[str], url: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.app", *role, "-l", "warning"],
         env={**os.environ, "DAEDALUS_REDIS_URL": url},
+        preexec_fn=_die_with_parent,
     )
 
 
