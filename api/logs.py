@@ -28,10 +28,15 @@ from opentelemetry import trace
 
 request_id_var: ContextVar[str | None] = ContextVar("daedalus_request_id", default=None)
 
+# A line break inside a token, as a wrapped message has it (graphql-core prints a long
+# query line as several, each after a "  | " gutter): a token is masked across one.
+_BREAK = r"(?:[ \t]*\r?\n[ \t|]*)?"
+_RUN = rf"(?:[A-Za-z0-9_-]{_BREAK}){{15,}}[A-Za-z0-9_-]"  # 16+ token characters
 # Role tokens (v1.<payload>.<mac>), API keys (dk_...), bearer credentials, and playing
 # card labels (Q♥: a face-down card's identity is hidden information).
 _SECRET_SHAPES = re.compile(
-    r"v1\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|dk_[A-Za-z0-9_-]{16,}|(?i:bearer\s+)\S+"
+    rf"v{_BREAK}1{_BREAK}\.{_BREAK}{_RUN}{_BREAK}\.{_BREAK}{_RUN}"
+    rf"|d{_BREAK}k{_BREAK}_{_BREAK}{_RUN}|(?i:bearer\s+)\S+"
     r"|(?:10|[2-9AJQK])[♠♥♣♦]"
 )
 # Fields a log call may add with `extra=`; anything else stays out of the line.

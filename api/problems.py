@@ -32,6 +32,13 @@ TITLES: dict[str, str] = {
     "method_not_allowed": "Method not allowed",
     "internal_error": "Internal server error",
     "not_ready": "Service not ready",
+    # POST/GET /graphql, refused before any GraphQL runs (api/graphql/transport.py).
+    "invalid_json": "Request is not valid JSON",
+    "missing_query": "No GraphQL query in the request",
+    "batching_disabled": "GraphQL batching is not enabled",
+    "unsupported_media_type": "Unsupported content type",
+    "unknown_operation": "No such GraphQL operation",
+    "operation_not_allowed": "Operation not allowed with this method",
 }
 
 _CODES_BY_STATUS: dict[int, str] = {

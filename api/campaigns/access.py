@@ -13,13 +13,17 @@ from starlette.requests import HTTPConnection
 
 from api.sessions.access import NotReady, secret_of, tenant_of
 from api.sessions.access import now as token_now
-from api.sessions.tokens import Forbidden, RoleToken, SessionNotFound, authenticate
+from api.sessions.tokens import Forbidden, InvalidToken, RoleToken, SessionNotFound, authenticate
 from services.campaign import CampaignState
 from services.campaign.errors import CAMPAIGN_NOT_FOUND, CampaignError
 from services.store.campaigns import CampaignClock
 from services.store.sessions import SessionService
 
 PREFIX = "campaign:"
+# Where each kind of caller puts its campaign token (said when it is missing).
+BEARER = "Authorization: Bearer <token>"
+ARGUMENT = "the `token` argument"
+CONNECTION = "the `token` argument, or `token` in the connection_init payload"
 
 
 def not_found() -> CampaignError:
@@ -60,12 +64,22 @@ def clock_now() -> float:
     return time.time()
 
 
-def grant_of(conn: HTTPConnection, campaign_id: str, token: str | None) -> RoleToken:
-    """The verified grant of `token` for `campaign_id` in the caller's tenant (401/403/404)."""
+def grant_of(
+    conn: HTTPConnection, campaign_id: str, token: str | None, where: str = BEARER
+) -> RoleToken:
+    """The verified grant of `token` for `campaign_id` in the caller's tenant (401/403/404).
+
+    `where` says where the caller sends its token, for the message when there is none.
+    """
+    if not token:
+        raise InvalidToken(f"a campaign token is required ({where})")
     try:
         return authenticate(
             secret_of(conn), token, subject(campaign_id), token_now(), tenant_of(conn)
         )
+    except InvalidToken as exc:
+        # The token checks speak of session tokens: these are campaign tokens.
+        raise InvalidToken(exc.message.replace("session token", "campaign token")) from None
     except SessionNotFound:
         # Another tenant's token: as if the campaign did not exist.
         raise not_found() from None

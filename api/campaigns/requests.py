@@ -11,9 +11,12 @@ from services.campaign import commands as cmd
 from services.campaign.cadence import Cadence, ManualCadence
 from services.campaign.model import Activity
 from services.campaign.rules import CampaignRules
-from services.maze.character import Character
+from services.maze import usecases as maze
+from services.maze.character import Character, Issue
 from services.maze.effects import Effect
+from services.maze.errors import MazeError
 from services.maze.injuries import Injury
+from services.maze.requests import ValidateRequest
 
 CAMPAIGN_ID = r"^[A-Za-z0-9_-]{1,64}$"
 RUNNER_ID = r"^[A-Za-z0-9_.-]{1,64}$"
@@ -79,15 +82,39 @@ class IssueCampaignToken(_Strict):
         return self
 
 
+class InvalidCharacter(MazeError):
+    """A sheet The Maze's rules refuse: `code` is the first issue's, `issues` lists them all.
+
+    The issues are those `POST /v1/maze/characters/validate` lists for the same sheet.
+    """
+
+    def __init__(self, issues: list[Issue]) -> None:
+        listed = "; ".join(f"{i.code}: {i.message}" for i in issues)
+        super().__init__(f"the character breaks The Maze's rules ({listed})", code=issues[0].code)
+        self.issues = issues
+
+
+def check_character(character: Character) -> Character:
+    """`character` if The Maze's rules accept it (the maze API's validation), else refused."""
+    issues = maze.validate(ValidateRequest(character=character))
+    if issues:
+        raise InvalidCharacter(issues)
+    return character
+
+
 class AddRunner(_Command):
     """GM: a runner joins the clearing with a The Maze character sheet."""
 
     runner: RunnerId
-    character: Character
+    character: Character = Field(
+        description="A The Maze sheet, checked as POST /v1/maze/characters/validate checks "
+        "it: one each of d12, d10, d8 and d6 for the four abilities, known skills and "
+        "traits (a sheet it refuses is 422 with the first issue's code)."
+    )
 
     def to_domain(self) -> cmd.AddRunner:
-        """The domain command."""
-        return cmd.AddRunner(runner=self.runner, character=self.character)
+        """The domain command, for a sheet The Maze's rules accept (InvalidCharacter else)."""
+        return cmd.AddRunner(runner=self.runner, character=check_character(self.character))
 
 
 class RemoveRunner(_Command):
@@ -108,7 +135,13 @@ class ChooseActivity(_Command):
     activity: Choosable
     downtime: int | None = Field(default=None, ge=0, le=MAX_DOWNTIME)
     target_runner: RunnerId | None = None
-    target_injury: str | None = Field(default=None, min_length=1, max_length=64)
+    target_injury: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="treat: the id of the injury to treat (e.g. `i0-1`), from the target "
+        "runner's `injuries[].id` in the campaign view — not the injury's name",
+    )
     cure_poison: bool = False
 
     def to_domain(self, downtime: int) -> cmd.ChooseActivity:

@@ -182,7 +182,7 @@ def advance(
     if through - state.downtime > MAX_ADVANCE:
         raise InvalidRequest(
             f"advance at most {MAX_ADVANCE} downtimes per request",
-            [{"loc": ["body", "through"], "msg": "too far ahead", "type": "too_far"}],
+            [{"loc": ["through"], "msg": "too far ahead", "type": "too_far"}],
         )
     done = clock.advance(campaign_id, at, through=through)
     viewer = viewer_of(grant)

@@ -6,26 +6,37 @@ from collections.abc import Callable
 from typing import Any
 
 import strawberry
+from cross_web import HTTPException
 from graphql import GraphQLError
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.extensions import (
     AddValidationRules,
     DisableIntrospection,
-    MaskErrors,
     MaxAliasesLimiter,
     MaxTokensLimiter,
-    ParserCache,
     QueryDepthLimiter,
     SchemaExtension,
     ValidationCache,
 )
+from strawberry.http.types import QueryParams
 from strawberry.tools import merge_types
+from strawberry.types import ExecutionContext
 
+from api.graphql import transport
 from api.graphql.campaigns import CampaignMutation, CampaignQuery, CampaignSubscription
 from api.graphql.context import Context
+from api.graphql.errors import (
+    TOO_COMPLEX,
+    ErrorCodes,
+    MaskInternalErrors,
+    ParseCache,
+    coded_rule,
+    report,
+)
 from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
@@ -35,15 +46,8 @@ from api.graphql.query import DiceQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationMutation, SimulationQuery, SimulationSubscription
+from api.graphql.websockets import LegacyWSHandler, TransportWSHandler
 from api.settings import Settings
-
-
-def _is_unexpected(error: GraphQLError) -> bool:
-    # Query syntax/validation errors are the caller's and stay readable; an exception
-    # escaping a resolver is a bug (user errors are union members) and is masked.
-    original = error.original_error
-    return original is not None and not isinstance(original, GraphQLError)
-
 
 MAX_DEPTH = 10
 MAX_ALIASES = 8
@@ -72,6 +76,20 @@ Subscriptions = merge_types(
 )
 
 
+class DaedalusSchema(strawberry.Schema):
+    """The schema, logging errors without the query or its variables (api/graphql/errors.py)."""
+
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        """Stamp each error's `extensions.code`; log bugs only, never the document.
+
+        Strawberry's default logs every error, client errors included, with the query
+        text (and so any role token written in it) at error level.
+        """
+        report(errors)
+
+
 def build_schema(settings: Settings) -> strawberry.Schema:
     """The schema as `settings` configure it (introspection off in production by default)."""
     return _schema(introspection=settings.introspection_on)
@@ -80,24 +98,32 @@ def build_schema(settings: Settings) -> strawberry.Schema:
 def _schema(introspection: bool) -> strawberry.Schema:
     # The limits' validation rules are built once: ValidationCache keys on the rule
     # classes, and each limiter instance would build new ones (a miss on every request).
+    # Their errors are coded `query_too_complex` (api/graphql/errors.py).
     limits = [
-        *QueryDepthLimiter(max_depth=MAX_DEPTH).validation_rules,
-        *MaxAliasesLimiter(max_alias_count=MAX_ALIASES).validation_rules,
+        coded_rule(rule, TOO_COMPLEX)
+        for rule in (
+            *QueryDepthLimiter(max_depth=MAX_DEPTH).validation_rules,
+            *MaxAliasesLimiter(max_alias_count=MAX_ALIASES).validation_rules,
+        )
     ]
     extensions: list[type[SchemaExtension] | Callable[[], SchemaExtension]] = [
         # Limits before work: a query is refused on its shape before any resolver runs
         # (one alias can cost up to a distribution's worth of CPU).
         lambda: AddValidationRules(limits),
         lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
-        lambda: MaskErrors(should_mask_error=_is_unexpected, error_message="Internal error."),
+        # Codes on validation errors: after the rules are added, before the cache.
+        ErrorCodes,
+        # Query syntax/validation errors are the caller's and stay readable; an exception
+        # escaping a resolver is a bug (user errors are union members) and is masked.
+        MaskInternalErrors,
         # Parsing and validating a small query cost several times its resolvers; clients
         # send the same few documents over and over (bounded LRUs, per process).
-        lambda: ParserCache(maxsize=PARSE_CACHE),
+        lambda: ParseCache(maxsize=PARSE_CACHE),
         lambda: ValidationCache(maxsize=PARSE_CACHE),
     ]
     if not introspection:
         extensions.insert(0, DisableIntrospection)
-    return strawberry.Schema(
+    return DaedalusSchema(
         query=Query,
         mutation=Mutation,
         subscription=Subscriptions,
@@ -111,7 +137,15 @@ schema = _schema(introspection=True)
 
 
 class DaedalusGraphQL(GraphQL[Context, None]):
-    """Strawberry's ASGI view with the service settings in the context."""
+    """Strawberry's ASGI view with the service settings in the context.
+
+    JSON is read by `transport.decode_json` (bounded depth), on HTTP and on the
+    WebSocket alike; a request refused before GraphQL runs is problem+json; WebSocket
+    messages are checked for shape (api/graphql/websockets.py).
+    """
+
+    graphql_transport_ws_handler_class = TransportWSHandler
+    graphql_ws_handler_class = LegacyWSHandler
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
         super().__init__(
@@ -125,3 +159,38 @@ class DaedalusGraphQL(GraphQL[Context, None]):
         self, request: Request | WebSocket, response: Response | WebSocket
     ) -> Context:
         return {"settings": self.settings, "request": request, "response": response}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope, receive=receive))
+        except HTTPException as exc:  # strawberry's refusals, plain text by default
+            response = transport.request_problem(exc)
+        await response(scope, receive, send)
+
+    def decode_json(self, data: str | bytes) -> object:
+        """Every JSON document read, POST body or WebSocket message (bounded depth)."""
+        return transport.decode_json(data)
+
+    def parse_json(self, data: str | bytes) -> Any:
+        """A POST body: a JSON object (or a list, for a batch), else 400."""
+        value = self._parse_json_value(data)
+        if not isinstance(value, dict | list):
+            raise HTTPException(400, transport.NOT_AN_OBJECT)
+        return value
+
+    def parse_query_params(self, params: QueryParams) -> dict[str, Any]:
+        """A GET's parameters, `variables` and `extensions` read as JSON (of any type:
+        strawberry checks them afterwards, and takes `null` as absent)."""
+        parsed = dict(params)
+        for name in ("variables", "extensions"):
+            raw = parsed.get(name)
+            if isinstance(raw, str) and raw:
+                parsed[name] = self._parse_json_value(raw)
+        return parsed
+
+    def _parse_json_value(self, data: str | bytes) -> Any:
+        # Strawberry's BaseView.parse_json: JSON that does not parse is a 400.
+        return super().parse_json(data)

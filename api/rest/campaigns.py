@@ -31,14 +31,16 @@ from api.campaigns.requests import (
     CreateCampaign,
     EndCampaign,
     EndRun,
+    InvalidCharacter,
     IssueCampaignToken,
     RemoveRunner,
     SetCadence,
     StartRun,
 )
 from api.campaigns.usecases import MAX_PAGE, authorize
-from api.problems import InvalidRequest
+from api.problems import InvalidRequest, problem
 from api.rest.guard import guarded
+from api.rest.params import int_param
 from api.sessions.access import bearer, now, secret_of
 from api.sessions.tokens import RoleToken
 
@@ -60,18 +62,6 @@ def _path(request: Request, name: str, pattern: str) -> str:
 
 def _grant(request: Request) -> RoleToken:
     return grant_of(request, request.path_params["campaign_id"], bearer(request))
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise InvalidRequest(
-            f"query parameter {name!r} must be an integer in [{low}, {high}]",
-            [{"loc": ["query", name], "msg": "out of range", "type": "int_range"}],
-        )
-    return int(raw)
 
 
 async def _send(
@@ -150,7 +140,17 @@ async def add_runner(request: Request) -> Response:
     grant = _grant(request)
     authorize(grant, None, "add runners")
     body = await read_model(request, AddRunner)
-    return await _send(request, grant, lambda _: body.to_domain(), body, what="add runners")
+    try:
+        return await _send(request, grant, lambda _: body.to_domain(), body, what="add runners")
+    except InvalidCharacter as exc:
+        # As /v1/maze/characters/validate lists them: every rule the sheet breaks.
+        return problem(
+            exc.http_status,
+            exc.code,
+            exc.message,
+            title="Character sheet refused",
+            issues=[i.model_dump() for i in exc.issues],
+        )
 
 
 async def remove_runner(request: Request) -> Response:
@@ -235,8 +235,8 @@ async def end_campaign(request: Request) -> Response:
 async def get_ticks(request: Request) -> Response:
     """GET /v1/campaigns/{id}/ticks?after=N&limit=M: this viewer's downtimes, oldest first."""
     grant = _grant(request)
-    after = _int_param(request, "after", 0, 0, 2**62)
-    limit = _int_param(request, "limit", 50, 1, MAX_PAGE)
+    after = int_param(request, "after", 0, 0, 2**62)
+    limit = int_param(request, "limit", 50, 1, MAX_PAGE)
     page = await run_in_threadpool(usecases.ticks, campaigns_of(request), grant, after, limit)
     return JSONResponse(page)
 
@@ -244,8 +244,8 @@ async def get_ticks(request: Request) -> Response:
 async def get_events(request: Request) -> Response:
     """GET /v1/campaigns/{id}/events?after=N&limit=M: this viewer's redacted events."""
     grant = _grant(request)
-    after = _int_param(request, "after", 0, 0, 2**62)
-    limit = _int_param(request, "limit", 100, 1, MAX_PAGE)
+    after = int_param(request, "after", 0, 0, 2**62)
+    limit = int_param(request, "limit", 100, 1, MAX_PAGE)
     page = await run_in_threadpool(usecases.history, campaigns_of(request), grant, after, limit)
     return JSONResponse(page)
 

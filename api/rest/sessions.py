@@ -12,8 +12,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from api.bodies import read_model
-from api.problems import InvalidRequest
 from api.rest.guard import guarded
+from api.rest.params import int_param
 from api.sessions import usecases
 from api.sessions.access import bearer, grant_of, now, secret_of, sessions_of
 from api.sessions.commands import CommandBody
@@ -26,18 +26,6 @@ _guarded = guarded("Session token refused")
 def _session_id(request: Request) -> str:
     session_id: str = request.path_params["session_id"]
     return session_id
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise InvalidRequest(
-            f"query parameter {name!r} must be an integer in [{low}, {high}]",
-            [{"loc": ["query", name], "msg": "out of range", "type": "int_range"}],
-        )
-    return int(raw)
 
 
 async def create_session(request: Request) -> Response:
@@ -91,8 +79,8 @@ async def get_session(request: Request) -> Response:
 async def get_events(request: Request) -> Response:
     """GET /v1/sessions/{id}/events?after=N&limit=M: this viewer's redacted events."""
     grant = grant_of(request, _session_id(request), bearer(request))
-    after = _int_param(request, "after", 0, 0, 2**62)
-    limit = _int_param(request, "limit", 100, 1, MAX_PAGE)
+    after = int_param(request, "after", 0, 0, 2**62)
+    limit = int_param(request, "limit", 100, 1, MAX_PAGE)
     result = await run_in_threadpool(usecases.history, sessions_of(request), grant, after, limit)
     return JSONResponse(result)
 

@@ -52,7 +52,9 @@ def _treatment(state: CampaignState, runner: Runner, command: cmd.ChooseActivity
         injury = target.injury(command.target_injury)
         if injury is None:
             raise _refuse(
-                err.UNKNOWN_INJURY, f"{target_id!r} has no injury {command.target_injury!r}"
+                err.UNKNOWN_INJURY,
+                f"{target_id!r} has no injury with the id {command.target_injury!r} (injury "
+                "ids, such as 'i0-1', are the runner's `injuries[].id` in the campaign view)",
             )
         if not injury.waiting:
             raise _refuse(err.INVALID_TARGET, f"injury {injury.id!r} needs no treatment")

@@ -21,7 +21,9 @@ from tests.e2e.conftest import serve
 
 pytestmark = pytest.mark.e2e
 
-ABILITIES = {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}
+# One each of d12, d10, d8 and d6, as The Maze requires (the clock rolls Ready and
+# Surroundings skills: Hardy, Athletics; Scavenge, Survival, Medicine).
+ABILITIES = {"ready": 8, "surroundings": 6, "navigation": 10, "interaction": 12}
 SHEETS = {
     "r1": {"name": "Ash", "abilities": ABILITIES, "skills": {"Scavenge": 2, "Survival": 1}},
     "r2": {"name": "Bryn", "abilities": ABILITIES, "skills": {"Medicine": 2}},
@@ -29,8 +31,8 @@ SHEETS = {
 }
 # A clearing with nothing to eat, where staying fed is out of reach (DC 60 at 0 supplies).
 STARVING = {"name": "Dry Glade", "supplies": 0, "rules": {"avoid_step": 1}}
-SUBSCRIPTION = """subscription($id: ID!, $from: Long!, $token: String) {
-  campaignEvents(campaignId: $id, fromVersion: $from, token: $token) {
+SUBSCRIPTION = """subscription($id: ID!, $after: Long!, $token: String) {
+  campaignEvents(campaignId: $id, after: $after, token: $token) {
     __typename
     ... on CampaignEvent { version type event }
     ... on Problem { code message }
@@ -102,13 +104,19 @@ def supplies_numbers(document: Any) -> list[tuple[str, Any]]:
 
 @contextlib.contextmanager
 def subscribe(
-    base_url: str, campaign_id: str, token: str, start: int
+    base_url: str,
+    campaign_id: str,
+    token: str | None,
+    after: int,
+    query: str = SUBSCRIPTION,
 ) -> Iterator[ClientConnection]:
+    """`campaignEvents` after version `after`, the token in the connection_init payload."""
     url = base_url.replace("http", "ws", 1) + "/graphql"
     with connect(url, subprotocols=[Subprotocol("graphql-transport-ws")], open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "connection_init", "payload": {"token": token}}))
+        init = {} if token is None else {"token": token}
+        ws.send(json.dumps({"type": "connection_init", "payload": init}))
         assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
-        payload = {"query": SUBSCRIPTION, "variables": {"id": campaign_id, "from": start}}
+        payload = {"query": query, "variables": {"id": campaign_id, "after": after}}
         ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
         yield ws
 
@@ -241,7 +249,7 @@ def test_the_subscription_delivers_each_viewers_downtimes_and_resumes(
     campaign = Campaign(client, **STARVING)
     campaign.add("r1", "r2")
     version = campaign.ok("GET", "")["version"]
-    with subscribe(server_url, campaign.id, campaign.players["r1"], 1) as ws:
+    with subscribe(server_url, campaign.id, campaign.players["r1"], 0) as ws:
         backlog = receive(ws, version)
         assert [e["version"] for e in backlog] == list(range(1, version + 1))
         advanced = campaign.ok("POST", "/advance", json={"through": 2})
@@ -252,7 +260,8 @@ def test_the_subscription_delivers_each_viewers_downtimes_and_resumes(
     mine = campaign.ok("GET", "/events", campaign.players["r1"], params={"after": version})
     assert [e["event"] for e in live] == mine["events"]
     assert not supplies_numbers([e["event"] for e in backlog + live])
-    with subscribe(server_url, campaign.id, campaign.gm, live[0]["version"] + 1) as ws:
+    # Resuming is exclusive, as for sessions: after the last version received.
+    with subscribe(server_url, campaign.id, campaign.gm, live[0]["version"]) as ws:
         (resumed,) = receive(ws, 1)
     assert resumed["version"] == live[1]["version"]
     assert resumed["event"]["supplies_after"] == 0  # the GM's feed has the numbers
@@ -262,10 +271,47 @@ def test_the_subscription_refuses_a_forged_token_as_a_problem(
     client: httpx.Client, server_url: str
 ) -> None:
     campaign = Campaign(client)
-    with subscribe(server_url, campaign.id, "v1.forged.token", 1) as ws:
+    with subscribe(server_url, campaign.id, "v1.forged.token", 0) as ws:
         (first,) = receive(ws, 1)
         assert first["__typename"] == "Problem" and first["code"] == "invalid_token"
         assert json.loads(ws.recv(timeout=10))["type"] == "complete"
+
+
+def test_the_subscription_resumes_after_a_version_as_session_events_does(
+    client: httpx.Client, server_url: str
+) -> None:
+    campaign = Campaign(client)
+    campaign.add("r1")  # version 1: created; 2: r1 joined
+    with subscribe(server_url, campaign.id, campaign.gm, 1) as ws:
+        (first,) = receive(ws, 1)
+    assert (first["version"], first["type"]) == (2, "RunnerAdded")
+    with subscribe(server_url, campaign.id, campaign.gm, -1) as ws:
+        (refused,) = receive(ws, 1)
+        assert refused == {
+            "__typename": "Problem",
+            "code": "invalid_request",
+            "message": "after must be ≥ 0",
+        }
+        assert json.loads(ws.recv(timeout=10))["type"] == "complete"
+    # The old inclusive argument is gone: one name and one meaning for both feeds.
+    old = SUBSCRIPTION.replace("after: $after", "fromVersion: $after")
+    with subscribe(server_url, campaign.id, campaign.gm, 1, query=old) as ws:
+        message = json.loads(ws.recv(timeout=10))
+    assert message["type"] == "error" and "fromVersion" in json.dumps(message), message
+
+
+def test_the_subscription_without_a_token_says_where_a_campaign_token_goes(
+    client: httpx.Client, server_url: str
+) -> None:
+    campaign = Campaign(client)
+    with subscribe(server_url, campaign.id, None, 0) as ws:
+        (missing,) = receive(ws, 1)
+        assert json.loads(ws.recv(timeout=10))["type"] == "complete"
+    assert missing["code"] == "invalid_token"
+    assert missing["message"] == (
+        "a campaign token is required "
+        "(the `token` argument, or `token` in the connection_init payload)"
+    )
 
 
 def test_two_advances_at_once_record_each_downtime_once(client: httpx.Client) -> None:
@@ -317,9 +363,15 @@ def test_runs_and_gm_adjustments_change_the_runners(client: httpx.Client) -> Non
 def test_a_missing_or_forged_token_is_401(client: httpx.Client, header: str | None) -> None:
     campaign = Campaign(client)
     headers = {"Authorization": header} if header else {}
-    response = client.get(f"/v1/campaigns/{campaign.id}/ticks", headers=headers)
-    assert response.status_code == 401 and response.json()["code"] == "invalid_token"
-    assert response.headers["www-authenticate"].startswith("Bearer")
+    for path in ("", "/ticks"):
+        response = client.get(f"/v1/campaigns/{campaign.id}{path}", headers=headers)
+        assert response.status_code == 401 and response.json()["code"] == "invalid_token"
+        assert response.headers["www-authenticate"].startswith("Bearer")
+        # A campaign route speaks of campaign tokens, never of session tokens.
+        detail = response.json()["detail"]
+        assert "campaign token" in detail and "session" not in detail, detail
+        if header is None or header.startswith("Basic"):
+            assert detail == "a campaign token is required (Authorization: Bearer <token>)"
 
 
 NOWHERE = {"kind": "weekly", "days": ["mon"], "timezone": "Nowhere/Atlantis"}
@@ -452,7 +504,7 @@ def test_a_scheduled_campaign_ticks_on_its_own(clock_url: str) -> None:
         campaign = Campaign(client, supplies=60)
         campaign.add("r1")
         version = campaign.ok("GET", "")["version"]
-        with subscribe(clock_url, campaign.id, campaign.spectator, version + 1) as ws:
+        with subscribe(clock_url, campaign.id, campaign.spectator, version) as ws:
             # A manual campaign: nothing happens until its cadence says so.
             with pytest.raises(TimeoutError):
                 receive(ws, 1, timeout=2)
@@ -513,3 +565,165 @@ def test_a_campaign_token_never_opens_a_session(client: httpx.Client) -> None:
         response = client.get(path, headers=headers)
         assert response.status_code == 404, response.text
         assert response.json()["code"] == "session_not_found"
+
+
+def session_of(client: httpx.Client) -> tuple[str, str]:
+    """A fresh labyrinth session's id and GM token."""
+    party = [{"id": "p1", "name": "Ash"}]
+    created = client.post("/v1/sessions", json={"preset": "standard26", "party": party})
+    assert created.status_code == 201, created.text
+    return created.json()["session_id"], created.json()["gm_token"]
+
+
+def test_history_cursors_are_integers_for_campaigns_and_sessions_alike(
+    client: httpx.Client,
+) -> None:
+    campaign = Campaign(client)
+    session_id, session_gm = session_of(client)
+
+    def session_events(params: dict[str, str]) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {session_gm}"}
+        return client.get(f"/v1/sessions/{session_id}/events", headers=headers, params=params)
+
+    readers = {
+        "campaign events": lambda params: campaign.call(
+            "GET", "/events", campaign.gm, params=params
+        ),
+        "campaign ticks": lambda params: campaign.call("GET", "/ticks", campaign.gm, params=params),
+        "session events": session_events,
+    }
+    for what, read in readers.items():
+        for name in ("after", "limit"):
+            for raw in ("abc", "1.5", "", "0x10", "²", "1e3"):
+                response = read({name: raw})
+                assert response.status_code == 422, (what, raw, response.text)
+                problem = response.json()
+                assert problem["code"] == "invalid_request"
+                assert problem["detail"] == f"query parameter {name!r} must be an integer"
+                assert problem["errors"] == [
+                    {"loc": ["query", name], "msg": "must be an integer", "type": "int_parsing"}
+                ]
+        for raw in ("-1", str(2**62 + 1), "9" * 5000):
+            response = read({"after": raw})
+            assert response.status_code == 422, (what, raw[:30], response.text)
+            assert response.json()["errors"][0]["type"] == "int_range"
+            assert "must be an integer in [0, " in response.json()["detail"]
+        assert read({"after": "0", "limit": "1"}).status_code == 200, what
+
+
+def test_advance_errors_name_the_field_as_every_validation_error_does(
+    client: httpx.Client,
+) -> None:
+    campaign = Campaign(client)
+    for through in (1000, 0):  # past the 100 a request may pass; below the first downtime
+        response = campaign.call("POST", "/advance", campaign.gm, json={"through": through})
+        assert response.status_code == 422 and response.json()["code"] == "invalid_request"
+        assert [e["loc"] for e in response.json()["errors"]] == [["through"]], response.text
+
+
+BAD_DICE = {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}
+
+
+@pytest.mark.parametrize(
+    ("sheet", "codes"),
+    [
+        ({"name": "Ash", "abilities": BAD_DICE}, ["dice_not_distinct"]),
+        ({**SHEETS["r1"], "skills": {"Nope": 2}}, ["unknown_skill"]),
+        ({**SHEETS["r3"], "traits": ["Farmer", "Gardener"]}, ["unknown_trait"]),
+        (
+            {"name": "Ash", "abilities": BAD_DICE, "skills": {"Nope": 2}},
+            ["dice_not_distinct", "unknown_skill"],
+        ),
+    ],
+)
+def test_a_runner_sheet_is_checked_as_the_maze_api_checks_it(
+    client: httpx.Client, sheet: dict[str, Any], codes: list[str]
+) -> None:
+    campaign = Campaign(client)
+    checked = client.post("/v1/maze/characters/validate", json={"character": sheet}).json()
+    assert [i["code"] for i in checked["issues"]] == codes
+    refused = campaign.call(
+        "POST", "/runners", campaign.gm, json={"runner": "r1", "character": sheet}
+    )
+    assert refused.status_code == 422, refused.text
+    assert refused.headers["content-type"].startswith("application/problem+json")
+    problem = refused.json()
+    assert problem["code"] == codes[0] and problem["issues"] == checked["issues"]
+    assert all(code in problem["detail"] for code in codes)
+    added = client.post(
+        "/graphql",
+        json={
+            "query": """mutation($id: ID!, $t: String!, $c: JSON!) {
+              addCampaignRunner(campaignId: $id, token: $t, runner: "r1", character: $c) {
+              __typename ... on Problem { code message field } } }""",
+            "variables": {"id": campaign.id, "t": campaign.gm, "c": sheet},
+        },
+    ).json()["data"]["addCampaignRunner"]
+    assert added == {
+        "__typename": "Problem",
+        "code": codes[0],
+        "message": problem["detail"],
+        "field": "character",
+    }
+    assert campaign.view()["runners"] == []
+
+
+def test_every_sheet_these_tests_add_is_valid_for_the_maze_api(client: httpx.Client) -> None:
+    for sheet in SHEETS.values():
+        checked = client.post("/v1/maze/characters/validate", json={"character": sheet}).json()
+        assert checked == {"valid": True, "issues": []}, sheet
+
+
+def test_treatment_names_an_injury_by_its_id_from_the_view(client: httpx.Client) -> None:
+    campaign = Campaign(client)
+    campaign.add("r1", "r2")
+    campaign.ok("POST", "/adjustments", json={"type": "injury", "runner": "r1", "injury": "minor"})
+    (injury,) = campaign.view(campaign.players["r2"])["runners"][0]["injuries"]
+    assert injury["injury"] == "minor" and injury["id"] == "i0-1"
+    by_name = {"runner": "r2", "activity": "treat", "target_runner": "r1", "target_injury": "minor"}
+    refused = campaign.call("POST", "/choices", campaign.players["r2"], json=by_name)
+    assert refused.status_code == 422 and refused.json()["code"] == "unknown_injury"
+    assert "`injuries[].id` in the campaign view" in refused.json()["detail"]
+    by_id = {**by_name, "target_injury": injury["id"]}
+    chosen = campaign.ok("POST", "/choices", campaign.players["r2"], json=by_id)
+    assert chosen["view"]["choices"]["r2"]["target_injury"] == "i0-1"
+
+
+def test_graphql_versions_and_counts_past_32_bits_get_the_apis_own_refusals(
+    client: httpx.Client,
+) -> None:
+    def gql(query: str, **variables: Any) -> Any:
+        response = client.post("/graphql", json={"query": query, "variables": variables})
+        assert response.status_code == 200 and "errors" not in response.json(), response.text
+        (answer,) = response.json()["data"].values()
+        return answer
+
+    big = 2**31
+    problem = "... on Problem { code field message }"
+    created = gql(f'mutation {{ createCampaign(name: "G", supplies: {big}) {{ {problem} }} }}')
+    assert (created["code"], created["field"]) == ("invalid_request", "supplies")
+    campaign = Campaign(client)
+    campaign.add("r1")
+    ids = f'campaignId: "{campaign.id}", token: "{campaign.gm}"'
+    cases = {
+        f"advanceCampaign({ids}, through: {big})": ("invalid_request", "through"),
+        f'chooseCampaignActivity({ids}, runner: "r1", activity: "rest", downtime: {big})': (
+            "invalid_request",
+            "downtime",
+        ),
+        f'chooseCampaignActivity({ids}, runner: "r1", activity: "rest", seenVersion: {big})': (
+            "version_conflict",
+            None,
+        ),
+        f'issueCampaignToken({ids}, role: "spectator", ttlSeconds: {big})': (
+            "invalid_request",
+            "ttl_seconds",
+        ),
+    }
+    for call, (code, field) in cases.items():
+        answer = gql(f"mutation {{ {call} {{ {problem} }} }}")
+        assert (answer["code"], answer["field"]) == (code, field), (call, answer)
+    # A token argument left empty says where the token goes.
+    empty = gql(f'{{ campaign(id: "{campaign.id}", token: "") {{ {problem} }} }}')
+    assert empty["code"] == "invalid_token"
+    assert empty["message"] == "a campaign token is required (the `token` argument)"

@@ -87,7 +87,7 @@ def gm_campaign(server_url: str) -> tuple[str, str]:
     assert created.status_code == 201, created.text
     body = created.json()
     campaign_id, token = str(body["campaign_id"]), str(body["gm_token"])
-    abilities = {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}
+    abilities = {"ready": 8, "surroundings": 6, "navigation": 10, "interaction": 12}
     for runner in ("r1", "r2"):
         added = httpx.post(
             f"{server_url}/v1/campaigns/{campaign_id}/runners",

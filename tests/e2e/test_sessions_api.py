@@ -259,6 +259,29 @@ def test_a_command_decided_on_a_stale_version_is_a_409(client: httpx.Client) -> 
     assert stale.status_code == 409 and stale.json()["code"] == "version_conflict"
 
 
+def test_graphql_versions_are_long_so_a_far_future_version_is_a_conflict(
+    client: httpx.Client,
+) -> None:
+    table = Table(client)
+    beyond_int = 2**40  # beyond GraphQL's 32-bit Int: refused as an argument before
+    queries = {
+        "sendCommand": """mutation($id: ID!, $t: String!, $v: Long, $c: JSON!) {
+          sendCommand(sessionId: $id, token: $t, command: $c, seenVersion: $v) {
+            __typename ... on Problem { code } } }""",
+        "overrideMember": """mutation($id: ID!, $t: String!, $v: Long) {
+          overrideMember(sessionId: $id, token: $t, member: "p1", reason: "nap",
+            asleepTurns: 1, seenVersion: $v) { __typename ... on Problem { code } } }""",
+    }
+    for name, query in queries.items():
+        variables = {"id": table.id, "t": table.gm, "v": beyond_int}
+        if name == "sendCommand":
+            variables["c"] = policy(table.state())
+        response = client.post("/graphql", json={"query": query, "variables": variables})
+        body = response.json()
+        assert "errors" not in body, body
+        assert body["data"][name] == {"__typename": "Problem", "code": "version_conflict"}
+
+
 def test_a_refused_move_is_a_problem_with_the_engines_code(client: httpx.Client) -> None:
     table = Table(client)
     active = table.state()["active"]
@@ -360,7 +383,7 @@ def test_sessions_are_played_over_graphql_with_problems_as_results(client: httpx
     )["session"]
     command = policy(looked["view"])
     sent = gql(
-        """mutation($id: ID!, $t: String!, $c: JSON!, $v: Int) { sendCommand(sessionId: $id,
+        """mutation($id: ID!, $t: String!, $c: JSON!, $v: Long) { sendCommand(sessionId: $id,
           token: $t, command: $c, seenVersion: $v) {
           ... on CommandResult { version events } ... on Problem { code } } }""",
         id=sid,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import strawberry
 from pydantic import BaseModel
@@ -14,11 +14,13 @@ from strawberry.scalars import JSON
 
 from api.campaigns import requests as rq
 from api.campaigns import usecases
-from api.campaigns.access import campaigns_of, clock_now, clock_of, grant_of
+from api.campaigns.access import ARGUMENT, campaigns_of, clock_now, clock_of, grant_of
 from api.graphql.campaigns.campaign_token import CampaignToken
 from api.graphql.campaigns.created_campaign import CreatedCampaign
 from api.graphql.campaigns.payloads import CampaignTokenPayload, CreateCampaignPayload
 from api.graphql.context import Info
+from api.graphql.problem import Problem
+from api.graphql.scalars import Long
 from api.graphql.sessions.command_result import CommandResult
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.payloads import CommandPayload
@@ -48,7 +50,7 @@ async def _send(
     """Validate `fields` as `model`, then run the command `build` makes, as the token allows."""
     conn = info.context["request"]
     try:
-        grant = grant_of(conn, str(campaign_id), token)
+        grant = grant_of(conn, str(campaign_id), token, ARGUMENT)
         body = model.model_validate(fields)
         # A tagged union's body (the adjustment) carries the command fields on its root.
         inner = getattr(body, "root", body)
@@ -65,6 +67,8 @@ async def _send(
                 clock=clock_of(conn) if reschedule else None,
             )
         )
+    except rq.InvalidCharacter as exc:
+        return Problem(code=exc.code, message=exc.message, field="character")
     except EXPECTED as exc:
         return as_problem(exc)
     return CommandResult.from_domain(result)
@@ -82,7 +86,7 @@ class CampaignMutation:
         name: str,
         cadence: JSON | None = None,
         rules: JSON | None = None,
-        supplies: int | None = None,
+        supplies: Long | None = None,
     ) -> CreateCampaignPayload:
         conn = info.context["request"]
         try:
@@ -110,11 +114,11 @@ class CampaignMutation:
         token: str,
         role: str,
         runner: str | None = None,
-        ttl_seconds: int | None = None,
+        ttl_seconds: Long | None = None,
     ) -> CampaignTokenPayload:
         conn = info.context["request"]
         try:
-            grant = grant_of(conn, str(campaign_id), token)
+            grant = grant_of(conn, str(campaign_id), token, ARGUMENT)
             request = rq.IssueCampaignToken.model_validate(
                 _fields(role=role, runner=runner, ttl_seconds=ttl_seconds)
             )
@@ -161,11 +165,17 @@ class CampaignMutation:
         token: str,
         runner: str,
         activity: str,
-        downtime: int | None = None,
+        downtime: Long | None = None,
         target_runner: str | None = None,
-        target_injury: str | None = None,
+        target_injury: Annotated[
+            str | None,
+            strawberry.argument(
+                description="treat: the id of the injury to treat (e.g. `i0-1`), from the "
+                "target runner's `injuries[].id` in the campaign view — not its name"
+            ),
+        ] = None,
         cure_poison: bool = False,
-        seen_version: int | None = None,
+        seen_version: Long | None = None,
         command_id: str | None = None,
     ) -> CommandPayload:
         fields = _fields(
@@ -241,11 +251,11 @@ class CampaignMutation:
         description="GM: pass downtimes now, through downtime `through` (default: the next one)."
     )
     async def advance_campaign(
-        self, info: Info, campaign_id: Id, token: str, through: int | None = None
+        self, info: Info, campaign_id: Id, token: str, through: Long | None = None
     ) -> CommandPayload:
         conn = info.context["request"]
         try:
-            grant = grant_of(conn, str(campaign_id), token)
+            grant = grant_of(conn, str(campaign_id), token, ARGUMENT)
             request = rq.Advance.model_validate(_fields(through=through))
             result = await run_in_threadpool(
                 usecases.advance, campaigns_of(conn), clock_of(conn), grant, request, clock_now()

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import strawberry
 
-from api.campaigns.access import grant_of
+from api.campaigns.access import CONNECTION, grant_of
 from api.campaigns.stream import follow
 from api.clients import authenticate_connection
 from api.graphql.campaigns.campaign_event import CampaignEvent
@@ -21,7 +21,7 @@ from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
 
-FIRST = Long(1)  # the campaign's first event
+START = Long(0)  # the beginning of a campaign: every event
 
 
 def _init_param(info: Info, name: str) -> str | None:
@@ -34,28 +34,28 @@ def _init_param(info: Info, name: str) -> str | None:
 @strawberry.type
 class CampaignSubscription:
     @strawberry.subscription(
-        description="The viewer's redacted campaign events from version `fromVersion` on "
-        "(the catch-up), then each one as it is recorded, in order. To resume, subscribe "
-        "again with the last version received plus one."
+        description="The viewer's redacted campaign events after version `after` (the "
+        "catch-up; 0: every event), then each one as it is recorded, in order — as "
+        "`sessionEvents`. To resume, subscribe again with the last version received."
     )
     async def campaign_events(
         self,
         info: Info,
         campaign_id: strawberry.ID,
         token: str | None = None,
-        from_version: Long = FIRST,
+        after: Long = START,
     ) -> AsyncGenerator[CampaignEventPayload, None]:
         conn = info.context["request"]
-        if from_version < 0:
-            yield Problem(
-                code="invalid_request", message="fromVersion must be ≥ 0", field="fromVersion"
-            )
+        if after < 0:
+            yield Problem(code="invalid_request", message="after must be ≥ 0", field="after")
             return
         try:
             authenticate_connection(conn, _init_param(info, "api_key"))
-            grant = grant_of(conn, str(campaign_id), token or _init_param(info, "token"))
+            grant = grant_of(
+                conn, str(campaign_id), token or _init_param(info, "token"), CONNECTION
+            )
         except EXPECTED as exc:
             yield as_problem(exc)
             return
-        async for shown in follow(conn, grant, max(0, from_version - 1)):
+        async for shown in follow(conn, grant, after):
             yield CampaignEvent.from_domain(shown)

@@ -15,7 +15,7 @@ from api.graphql.context import Info
 from api.graphql.sessions.created_session import CreatedSession
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.inputs import PartyMemberInput
-from api.graphql.sessions.overrides import GmOverrideMutation
+from api.graphql.sessions.overrides import GmOverrideMutation, SeenVersion
 from api.graphql.sessions.payloads import (
     CommandPayload,
     CreateSessionPayload,
@@ -86,7 +86,7 @@ class SessionMutation(GmOverrideMutation):
         session_id: strawberry.ID,
         token: str,
         command: JSON,
-        seen_version: int | None = None,
+        seen_version: SeenVersion = None,
         command_id: str | None = None,
     ) -> CommandPayload:
         fields = dict(command) if isinstance(command, dict) else {"type": command}

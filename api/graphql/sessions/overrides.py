@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import strawberry
 
 from api.graphql.context import Info
+from api.graphql.scalars import Long
 from api.graphql.sessions.payloads import CommandPayload
 from api.graphql.sessions.sending import send_fields
 
@@ -24,7 +25,7 @@ Reason = Annotated[
 ]
 RiverCard = Annotated[str, strawberry.argument(description="A river card's slot id.")]
 SeenVersion = Annotated[
-    int | None, strawberry.argument(description="Refuse (version_conflict) if it moved on.")
+    Long | None, strawberry.argument(description="Refuse (version_conflict) if it moved on.")
 ]
 CommandId = Annotated[
     str | None, strawberry.argument(description="Idempotency key (8..128 characters).")

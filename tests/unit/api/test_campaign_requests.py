@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from starlette.requests import Request
 
 from api.campaigns.requests import (
+    MAX_ADVANCE,
     AddRunner,
     AdjustmentBody,
     Advance,
     ChooseActivity,
     CreateCampaign,
     EndRun,
+    InvalidCharacter,
     IssueCampaignToken,
     SetCadence,
     StartRun,
 )
-from api.campaigns.usecases import authorize
+from api.campaigns.usecases import advance, authorize
+from api.problems import InvalidRequest
+from api.rest.params import int_param
 from api.sessions.tokens import Forbidden, RoleToken
+from services.campaign import CampaignState
 from services.campaign import commands as cmd
 from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCadence
 from services.campaign.model import Activity
@@ -31,7 +38,7 @@ R1 = RoleToken("campaign:c1", "player", "r1", 0, 1, "t")
 WATCHER = RoleToken("campaign:c1", "spectator", None, 0, 1, "t")
 SHEET: dict[str, Any] = {
     "name": "Ash",
-    "abilities": {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6},
+    "abilities": {"ready": 8, "surroundings": 12, "navigation": 10, "interaction": 6},
     "skills": {"Survival": 2},
 }
 
@@ -100,6 +107,28 @@ def test_a_runner_joins_with_a_maze_character_sheet() -> None:
         AddRunner.model_validate({"runner": "no spaces", "character": SHEET})
     with pytest.raises(ValidationError):
         AddRunner.model_validate({"runner": "r1", "character": {"name": "Ash"}})
+
+
+@pytest.mark.parametrize(
+    ("change", "codes"),
+    [
+        ({"abilities": {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}},
+         ["dice_not_distinct"]),
+        ({"abilities": {"ready": 12, "surroundings": 10, "navigation": 8}}, ["missing_ability"]),
+        ({"skills": {"Nope": 2}}, ["unknown_skill"]),
+        ({"traits": ["Farmer", "Farmer"]}, ["duplicate_trait"]),
+        ({"skills": {"Nope": 2}, "traits": ["Nope"]}, ["unknown_skill", "unknown_trait"]),
+    ],
+)  # fmt: skip
+def test_a_runner_sheet_the_maze_rules_refuse_is_refused_with_their_codes(
+    change: dict[str, Any], codes: list[str]
+) -> None:
+    body = AddRunner.model_validate({"runner": "r1", "character": {**SHEET, **change}})
+    with pytest.raises(InvalidCharacter) as refused:
+        body.to_domain()
+    assert refused.value.code == codes[0] and refused.value.http_status == 422
+    assert [i.code for i in refused.value.issues] == codes
+    assert all(code in refused.value.message for code in codes)
 
 
 def test_a_choice_defaults_to_the_current_downtime_and_maze_is_not_choosable() -> None:
@@ -182,3 +211,49 @@ def test_the_gm_acts_for_anyone_a_player_for_their_runner_a_spectator_never() ->
     for runner in (None, "r1"):
         with pytest.raises(Forbidden):
             authorize(WATCHER, runner, "choose")
+
+
+def test_the_target_injury_is_documented_as_an_id_from_the_view() -> None:
+    described = ChooseActivity.model_json_schema()["properties"]["target_injury"]
+    assert "injuries[].id" in described["description"]
+
+
+class _Campaigns:
+    """Just enough of the campaign service for an advance refused before it runs."""
+
+    def load(self, campaign_id: str) -> SimpleNamespace:
+        return SimpleNamespace(version=1, state=CampaignState(created=True))
+
+
+def test_advancing_too_far_names_the_field_as_body_validation_does() -> None:
+    with pytest.raises(InvalidRequest) as refused:
+        advance(_Campaigns(), None, GM, Advance(through=MAX_ADVANCE + 1), 0.0)  # type: ignore[arg-type]
+    assert [e["loc"] for e in refused.value.errors] == [["through"]]
+    with pytest.raises(ValidationError) as invalid:
+        Advance.model_validate({"through": 0})
+    assert [e["loc"] for e in invalid.value.errors()] == [("through",)]
+
+
+def _query(string: bytes) -> Request:
+    return Request({"type": "http", "query_string": string, "headers": []})
+
+
+@pytest.mark.parametrize("raw", [b"abc", b"1.5", b"", b"0x10", "²".encode(), b"1e3", b"+-1"])
+def test_a_query_parameter_that_is_no_integer_says_so(raw: bytes) -> None:
+    with pytest.raises(InvalidRequest) as refused:
+        int_param(_query(b"after=" + raw), "after", 0, 0, 2**62)
+    assert refused.value.detail == "query parameter 'after' must be an integer"
+    assert refused.value.errors[0]["type"] == "int_parsing"
+
+
+@pytest.mark.parametrize("raw", [b"-1", b"101", b"9" * 5000])
+def test_a_query_parameter_out_of_its_bounds_says_so(raw: bytes) -> None:
+    with pytest.raises(InvalidRequest) as refused:
+        int_param(_query(b"limit=" + raw), "limit", 50, 1, 100)
+    assert refused.value.detail == "query parameter 'limit' must be an integer in [1, 100]"
+    assert refused.value.errors[0]["type"] == "int_range"
+
+
+def test_a_query_parameter_in_bounds_or_absent_is_read() -> None:
+    assert int_param(_query(b"after=42"), "after", 0, 0, 2**62) == 42
+    assert int_param(_query(b""), "after", 7, 0, 2**62) == 7

@@ -46,6 +46,25 @@ def test_tokens_and_keys_are_masked_even_if_a_message_carries_them() -> None:
     assert json.loads(JsonFormatter().format(record(text)))["message"] == masked
 
 
+def test_a_token_or_key_wrapped_over_lines_is_masked_too() -> None:
+    role_token = issue_token(b"k" * 32, "s1", "gm", 0, tenant="t")
+    key = "dk_" + "Zm9vYmFyYmF6cXV4LWtleS0xMjM0NTY3ODkw"  # fixed: no chance overlaps
+    for secret in (role_token, key):
+        for cut in range(1, len(secret)):
+            # graphql-core wraps a long query line after 80 columns, under a "  | " gutter
+            for gutter in ("\n", "\n  | ", " \r\n\t"):
+                masked = scrub(f"1 | {{ session(token: {secret[:cut]}{gutter}{secret[cut:]}) }}")
+                assert masked.count("[redacted]") == 1, (cut, masked)
+                rest = masked.replace("[redacted]", "")
+                assert secret[:cut][-4:] not in rest or cut < 4, masked
+                assert secret[cut:][:4] not in rest or len(secret) - cut < 4, masked
+
+
+def test_ordinary_text_across_lines_is_left_alone() -> None:
+    text = "v1.2 shipped\n  | see dk_docs and version 1.23\nabcdefghijklmnopqrstuvwxyz"
+    assert scrub(text) == text
+
+
 def test_card_identities_are_masked_too() -> None:
     masked = scrub("KeyError: '10♦' after Q♥ and A♠ (c07)")
     assert "♦" not in masked and "♥" not in masked and "♠" not in masked and "c07" in masked

@@ -1,0 +1,112 @@
+"""GraphQL over HTTP and WebSocket: reading JSON, and refusing a request as problem+json.
+
+Every JSON document the endpoint reads (a POST body, the `variables` of a GET, each
+WebSocket message) goes through `decode_json`: JSON nested deeper than MAX_JSON_DEPTH
+levels, or not UTF-8, is refused like any JSON that does not parse (a 400 on HTTP, a
+4400 close on the WebSocket) — never a RecursionError that would answer a 500 or drop the
+socket, wherever the interpreter's recursion limit happens to be.
+
+A request refused before any GraphQL runs is an RFC 9457 problem (api/problems.py) with
+one of these codes: `invalid_json`, `invalid_request` (not a GraphQL request object, or a
+field of the wrong type), `missing_query`, `batching_disabled`, `unsupported_media_type`,
+`unknown_operation` (no operation of that name, or several and no name),
+`operation_not_allowed` (a mutation over GET), and `not_found` (GET without a query
+while GraphiQL is off).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cross_web import HTTPException
+from starlette.responses import Response
+from strawberry.exceptions import MissingQueryError
+from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
+
+from api.problems import problem
+
+# Far deeper than any request the API takes (a GraphQL body with a maze definition in
+# its variables is under ten levels), far shallower than any recursion limit.
+MAX_JSON_DEPTH = 64
+
+TOO_DEEP = f"the request's JSON nests deeper than {MAX_JSON_DEPTH} levels"
+NOT_JSON = "the request is not valid JSON"
+NOT_AN_OBJECT = "a GraphQL request is a JSON object (or a list of them, for a batch)"
+
+# Strawberry's reasons for a refusal that raises no exception of its own.
+_CODES_BY_REASON: dict[str, str] = {
+    "Batching is not enabled": "batching_disabled",
+    "Unsupported content type": "unsupported_media_type",
+}
+_CODES_BY_CAUSE: tuple[tuple[type[BaseException], str], ...] = (
+    (json.JSONDecodeError, "invalid_json"),
+    (MissingQueryError, "missing_query"),
+    (CannotGetOperationTypeError, "unknown_operation"),
+    (InvalidOperationTypeError, "operation_not_allowed"),
+)
+_CODES_BY_STATUS: dict[int, str] = {
+    400: "invalid_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+}
+
+
+class RefusedJson(json.JSONDecodeError):
+    """JSON the service does not read (too deep, not UTF-8), refused as JSON that does
+    not parse: strawberry's HTTP and WebSocket handlers already answer that."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, "", 0)
+
+
+def decode_json(data: str | bytes) -> object:
+    """`data` as JSON, or RefusedJson / JSONDecodeError."""
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise RefusedJson(TOO_DEEP) from None
+    except UnicodeDecodeError:
+        raise RefusedJson("the request is not UTF-8") from None
+    if _deeper_than(value, MAX_JSON_DEPTH):
+        raise RefusedJson(TOO_DEEP)
+    return value
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """True when containers nest more than `limit` levels (breadth first, no recursion)."""
+    level: list[dict[Any, Any] | list[Any]] = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list[dict[Any, Any] | list[Any]] = []
+        for item in level:
+            children = item.values() if isinstance(item, dict) else item
+            below.extend(child for child in children if isinstance(child, dict | list))
+        level = below
+    return False
+
+
+def request_problem(error: HTTPException) -> Response:
+    """The problem+json answer to a request strawberry refused (status kept)."""
+    cause = error.__cause__
+    code = _code_of(error, cause)
+    if isinstance(cause, RefusedJson):
+        detail = cause.msg
+    elif isinstance(cause, json.JSONDecodeError):
+        detail = NOT_JSON
+    else:
+        detail = error.reason
+    return problem(error.status_code, code, detail)
+
+
+def _code_of(error: HTTPException, cause: BaseException | None) -> str:
+    for kind, code in _CODES_BY_CAUSE:
+        if isinstance(cause, kind):
+            return code
+    if error.reason in _CODES_BY_REASON:
+        return _CODES_BY_REASON[error.reason]
+    return _CODES_BY_STATUS.get(error.status_code, "http_error")
