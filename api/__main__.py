@@ -14,6 +14,8 @@ from api.secret_key import with_stored_key
 from api.settings import Settings
 from api.worker_process import worker_alongside
 
+GRACEFUL_SHUTDOWN_SECONDS = 10
+
 
 def _exit(signum: int, frame: FrameType | None) -> None:
     # uvicorn re-raises the SIGTERM it shut down on; the default action would end the
@@ -55,6 +57,9 @@ def main() -> None:
             port=settings.port,
             log_config=None,
             access_log=False,
+            # Open subscriptions must not hold a stopping server forever (a rollout, a
+            # Ctrl-C): after this, what is left is cancelled and the lifespan closes.
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
         )
 
 

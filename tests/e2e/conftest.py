@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psutil
 import pytest
 
 STARTUP_SECONDS = 30.0
@@ -89,13 +91,28 @@ def serve(
         process.terminate()
         try:
             # With a worker, the server stops its worker and beat before it exits.
-            process.wait(timeout=60 if worker else 10)
+            process.wait(timeout=60 if worker else 20)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
         if worker:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
+        _stop_embedded_redis(root / "data")
+
+
+def _stop_embedded_redis(data: Path) -> None:
+    """Stop the embedded Redis of a server that had to be killed (it would outlive it)."""
+    registry = data / "redis" / "daedalus.rdb.settings"
+    with contextlib.suppress(OSError, ValueError, KeyError, psutil.Error):
+        pid = int(Path(json.loads(registry.read_text())["pidfile"]).read_text().strip())
+        server = psutil.Process(pid)
+        if "redis-server" in " ".join(server.cmdline()):
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except psutil.TimeoutExpired:  # refusing to stop: it could not save
+                server.kill()
 
 
 @pytest.fixture(scope="session")
