@@ -65,7 +65,7 @@ bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each print
 	for f in "$${files[@]}"; do \
 		[[ -e "$$f" ]] || { echo "no benchmark $$f" >&2; exit 1; }; \
 		echo "# $$f" >&2; \
-		$(PY) "$$f"; \
+		PYTHONPATH="$(CURDIR)" $(PY) -P "$$f"; \
 	done
 
 clean:  ## remove .venv, .tools and caches (keeps ./data)
