@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, TypedDict
+from typing import Any, TypeAlias, TypedDict, cast
 
 import strawberry
 
@@ -18,3 +18,11 @@ class Context(TypedDict):
 
 
 Info: TypeAlias = strawberry.Info[Context, None]
+
+
+def connection_param(info: Info, name: str) -> str | None:
+    """A string the client sent in its WebSocket `connection_init` payload, if any."""
+    context = cast(dict[str, Any], info.context)
+    params = context.get("connection_params")
+    value = params.get(name) if isinstance(params, dict) else None
+    return value if isinstance(value, str) else None

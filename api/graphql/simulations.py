@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
-from typing import Annotated, Any, TypeAlias, cast
+from typing import Annotated, Any, TypeAlias
 
 import strawberry
 from pydantic import ValidationError
@@ -19,7 +19,7 @@ from strawberry.scalars import JSON
 
 from api import simulations
 from api.clients import authenticate_connection
-from api.graphql.context import Info
+from api.graphql.context import Info, connection_param
 from api.graphql.problem import Problem
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.sessions.access import tenant_of
@@ -79,13 +79,6 @@ SimulationPayload: TypeAlias = Annotated[
 StartSimulationPayload: TypeAlias = Annotated[
     StartedSimulation | Problem, strawberry.union("StartSimulationPayload")
 ]
-
-
-def _init_param(info: Info, name: str) -> str | None:
-    context = cast(dict[str, Any], info.context)
-    params = context.get("connection_params")
-    value = params.get(name) if isinstance(params, dict) else None
-    return value if isinstance(value, str) else None
 
 
 async def _view(conn: Any, job: str) -> Simulation:
@@ -175,7 +168,7 @@ class SimulationSubscription:
         last: tuple[str, int] | None = None
         while True:
             try:
-                authenticate_connection(conn, _init_param(info, "api_key"))
+                authenticate_connection(conn, connection_param(info, "api_key"))
                 shown = await _view(conn, str(id))
             except EXPECTED as exc:
                 yield as_problem(exc)

@@ -1,10 +1,15 @@
-"""A viewer's events as they are appended: catch up from a checkpoint, then follow live."""
+"""A viewer's events as they are appended: catch up from a checkpoint, then follow live.
+
+`follow_stream` is shared by every event-sourced stream a viewer can watch (sessions,
+campaigns): the wake-ups come from the tenant's live feed (api/sessions/live.py), which
+tails the global log, so events appended by a Celery worker wake watchers too.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -14,29 +19,33 @@ from api.sessions.access import now, sessions_of
 from api.sessions.live import live_feed_of
 from api.sessions.tokens import RoleToken
 from api.sessions.usecases import MAX_PAGE, feed, viewer_of
+from services.store import RecordedEvent, RedisEventStore
 
 # A safety net: even without a wake-up, look at the stream this often.
 RECHECK_SECONDS = 5.0
 
+Render = Callable[[Sequence[RecordedEvent]], Iterable[dict[str, Any]]]
 
-async def follow(
-    conn: HTTPConnection, grant: RoleToken, after: int
+
+async def follow_stream(
+    conn: HTTPConnection,
+    store: RedisEventStore,
+    stream: str,
+    expires: int,
+    after: int,
+    render: Render,
 ) -> AsyncIterator[dict[str, Any]]:
-    """This viewer's redacted events after version `after`, in order, until cancelled.
+    """`render`ed events of `stream` after version `after`, in order, until `expires`.
 
-    Ends when the token expires. Cancellation (the client left) unregisters the watcher
-    at once: the only await that lasts is on an asyncio event.
+    Cancellation (the client left) unregisters the watcher at once: the only await that
+    lasts is on an asyncio event.
     """
-    sessions = sessions_of(conn)
-    store = sessions.store
-    stream = sessions.stream(grant.session_id)
-    viewer = viewer_of(grant)
     last = after
     async with live_feed_of(conn, store).watch(stream) as woken:
-        while now() < grant.expires:
+        while now() < expires:
             woken.clear()  # before reading, so a wake-up during the read is kept
             page = await run_in_threadpool(store.read, stream, last + 1, MAX_PAGE)
-            for shown in feed(page, viewer):
+            for shown in render(page):
                 yield shown
             if page:
                 last = page[-1].version
@@ -44,3 +53,17 @@ async def follow(
                     continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), RECHECK_SECONDS)
+
+
+def follow(conn: HTTPConnection, grant: RoleToken, after: int) -> AsyncIterator[dict[str, Any]]:
+    """This viewer's redacted session events after version `after`, until the token expires."""
+    sessions = sessions_of(conn)
+    viewer = viewer_of(grant)
+    return follow_stream(
+        conn,
+        sessions.store,
+        sessions.stream(grant.session_id),
+        grant.expires,
+        after,
+        lambda page: feed(page, viewer),
+    )

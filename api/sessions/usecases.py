@@ -7,6 +7,7 @@ table, a spectator the public feed (services/labyrinth/views.py and redact.py).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,7 +71,7 @@ def redacted(recorded: RecordedEvent, viewer: Viewer) -> dict[str, Any] | None:
     return None if shown is None else {"version": recorded.version, **shown}
 
 
-def feed(events: list[RecordedEvent] | tuple[RecordedEvent, ...], viewer: Viewer) -> list[Any]:
+def feed(events: Sequence[RecordedEvent], viewer: Viewer) -> list[Any]:
     """Stored events as this viewer may see them, in order."""
     return [e for e in (redacted(r, viewer) for r in events) if e is not None]
 

@@ -7,7 +7,6 @@ payload, and a browser puts its API key there too (`api_key`).
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from typing import Any, cast
 
 import strawberry
 
@@ -16,19 +15,12 @@ from api.campaigns.stream import follow
 from api.clients import authenticate_connection
 from api.graphql.campaigns.campaign_event import CampaignEvent
 from api.graphql.campaigns.payloads import CampaignEventPayload
-from api.graphql.context import Info
+from api.graphql.context import Info, connection_param
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
 
 START = Long(0)  # the beginning of a campaign: every event
-
-
-def _init_param(info: Info, name: str) -> str | None:
-    context = cast(dict[str, Any], info.context)
-    params = context.get("connection_params")
-    value = params.get(name) if isinstance(params, dict) else None
-    return value if isinstance(value, str) else None
 
 
 @strawberry.type
@@ -50,9 +42,9 @@ class CampaignSubscription:
             yield Problem(code="invalid_request", message="after must be ≥ 0", field="after")
             return
         try:
-            authenticate_connection(conn, _init_param(info, "api_key"))
+            authenticate_connection(conn, connection_param(info, "api_key"))
             grant = grant_of(
-                conn, str(campaign_id), token or _init_param(info, "token"), CONNECTION
+                conn, str(campaign_id), token or connection_param(info, "token"), CONNECTION
             )
         except EXPECTED as exc:
             yield as_problem(exc)

@@ -9,12 +9,11 @@ A browser, which cannot set `X-API-Key` on a WebSocket, puts its key there too
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from typing import Any, cast
 
 import strawberry
 
 from api.clients import authenticate_connection
-from api.graphql.context import Info
+from api.graphql.context import Info, connection_param
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
@@ -24,13 +23,6 @@ from api.sessions.access import grant_of
 from api.sessions.stream import follow
 
 START = Long(0)  # the beginning of a session: every event
-
-
-def _init_param(info: Info, name: str) -> str | None:
-    context = cast(dict[str, Any], info.context)
-    params = context.get("connection_params")
-    value = params.get(name) if isinstance(params, dict) else None
-    return value if isinstance(value, str) else None
 
 
 @strawberry.type
@@ -46,8 +38,8 @@ class Subscription:
             yield Problem(code="invalid_request", message="after must be ≥ 0", field="after")
             return
         try:
-            authenticate_connection(conn, _init_param(info, "api_key"))
-            grant = grant_of(conn, str(session_id), token or _init_param(info, "token"))
+            authenticate_connection(conn, connection_param(info, "api_key"))
+            grant = grant_of(conn, str(session_id), token or connection_param(info, "token"))
         except EXPECTED as exc:
             yield as_problem(exc)
             return
