@@ -21,6 +21,9 @@ from api.sessions.tokens import RoleToken
 from api.sessions.usecases import MAX_PAGE, feed, viewer_of
 from services.store import RecordedEvent, RedisEventStore
 
+# A session's last event: after either, every command is refused (docs/PROTOCOL.md).
+FINAL_EVENTS = frozenset({"MazeEscaped", "MazeEnded"})
+
 # A safety net: even without a wake-up, look at the stream this often.
 RECHECK_SECONDS = 5.0
 
@@ -34,9 +37,11 @@ async def follow_stream(
     expires: int,
     after: int,
     render: Render,
+    final: frozenset[str] = frozenset(),
 ) -> AsyncIterator[dict[str, Any]]:
     """`render`ed events of `stream` after version `after`, in order, until `expires`.
 
+    The feed completes after an event whose type is in `final` (nothing can follow it).
     Cancellation (the client left) unregisters the watcher at once: the only await that
     lasts is on an asyncio event.
     """
@@ -47,6 +52,8 @@ async def follow_stream(
             page = await run_in_threadpool(store.read, stream, last + 1, MAX_PAGE)
             for shown in render(page):
                 yield shown
+            if any(recorded.type in final for recorded in page):
+                return
             if page:
                 last = page[-1].version
                 if len(page) == MAX_PAGE:
@@ -56,7 +63,7 @@ async def follow_stream(
 
 
 def follow(conn: HTTPConnection, grant: RoleToken, after: int) -> AsyncIterator[dict[str, Any]]:
-    """This viewer's redacted session events after version `after`, until the token expires."""
+    """This viewer's redacted session events after `after`, until the end or the token expires."""
     sessions = sessions_of(conn)
     viewer = viewer_of(grant)
     return follow_stream(
@@ -66,4 +73,5 @@ def follow(conn: HTTPConnection, grant: RoleToken, after: int) -> AsyncIterator[
         grant.expires,
         after,
         lambda page: feed(page, viewer),
+        FINAL_EVENTS,
     )

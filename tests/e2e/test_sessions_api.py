@@ -339,6 +339,25 @@ def test_the_subscription_streams_a_viewers_events_live_and_resumes(
     assert resumed == live
 
 
+def test_the_subscription_completes_after_the_sessions_final_event(
+    client: httpx.Client, server_url: str
+) -> None:
+    table = Table(client)
+    ws_url = server_url.replace("http", "ws", 1) + "/graphql"
+    before = table.get("", table.gm).json()["version"]
+    with _subscribe(ws_url, table.id, table.players["p1"], 0) as live:
+        assert len(_next_events(live, before)) == before
+        ended = table.send({"type": "EndMaze", "reason": "time is up"})
+        (last,) = _next_events(live, 1)
+        assert (last["type"], last["event"]["reason"]) == ("MazeEnded", "time is up")
+        assert json.loads(live.recv(timeout=10)) == {"id": "1", "type": "complete"}
+    # A viewer who subscribes after the end gets the whole history, then the completion.
+    with _subscribe(ws_url, table.id, table.spectator, 0) as late:
+        history = _next_events(late, ended["version"])
+        assert history[-1]["event"]["type"] == "MazeEnded"
+        assert json.loads(late.recv(timeout=10)) == {"id": "1", "type": "complete"}
+
+
 def test_the_subscription_refuses_a_forged_token_as_a_problem(
     client: httpx.Client, server_url: str
 ) -> None:

@@ -218,8 +218,11 @@ def test_a_table_on_separate_connections_plays_to_escape(
 
     feeds: dict[str, list[dict[str, Any]]] = {}
     for name, subscriber in subscribers.items():
-        assert all(m["type"] == "next" for m in subscriber.messages), name
-        shown = [m["payload"]["data"]["sessionEvents"] for m in subscriber.messages]
+        # The feed completes after the final event (docs/PROTOCOL.md).
+        assert subscriber.messages[-1] == {"id": "1", "type": "complete"}, name
+        events = subscriber.messages[:-1]
+        assert all(m["type"] == "next" for m in events), name
+        shown = [m["payload"]["data"]["sessionEvents"] for m in events]
         assert all(e["__typename"] == "SessionEvent" for e in shown), (name, shown[:1])
         # Every event of the game, once each and in order...
         assert [e["version"] for e in shown] == list(range(1, version + 1)), name
