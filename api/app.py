@@ -1,7 +1,8 @@
 """The Starlette application: health, metrics, REST under /v1, GraphQL at /graphql.
 
 Middleware, outermost first: tracing (when on) → request id → access log and metrics →
-body limit → API key (client app and tenant) → rate limit → routes.
+CORS (browser origins; preflights answered here, before any key is asked for) → body
+limit → API key (client app and tenant) → rate limit → routes.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -36,6 +38,19 @@ from services.errors import DomainError
 
 log = logging.getLogger(__name__)
 
+# What a page on an allowed origin may send and read (the request id and the rate-limit
+# headers, so a browser client can back off).
+CORS_METHODS = ["GET", "POST", "PUT", "DELETE"]
+CORS_HEADERS = ["authorization", "content-type", "x-api-key", "x-request-id"]
+CORS_EXPOSED = [
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Retry-After",
+    "X-Request-Id",
+]
+CORS_MAX_AGE = 600
+
 
 async def healthz(request: Request) -> JSONResponse:
     """GET /healthz: the process is up and serving."""
@@ -57,10 +72,12 @@ async def readyz(request: Request) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the app for `settings` (read from the environment when not given)."""
     settings = with_ephemeral_key(settings if settings is not None else Settings())
-    graphql = DaedalusGraphQL(settings)
     metrics = Metrics()
     tracing = api_tracing(settings.otel, settings.otel_endpoint)  # None: tracing off
     keyring = load_keyring(settings)
+    origins = browser_origins(settings, keyring)
+    buckets = _buckets(settings)
+    graphql = DaedalusGraphQL(settings, allowed_origins=origins)
     if keyring.required and not len(keyring):
         log.warning("production without DAEDALUS_API_KEYS: every API request will be refused")
     handlers: dict[type[Exception] | int, ExceptionHandler] = {
@@ -81,7 +98,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
         ],
-        middleware=_middleware(settings, metrics, keyring, tracing),
+        middleware=_middleware(settings, metrics, keyring, tracing, origins, buckets),
         exception_handlers=handlers,
         lifespan=lifespan,
     )
@@ -89,21 +106,51 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.metrics = metrics
     app.state.keyring = keyring
     app.state.tracing = tracing
+    app.state.rate_buckets = buckets  # WebSocket operations spend them too
     watch_workers(app, settings)  # task metrics and tick lag, read from Redis at scrape time
     return app
 
 
+def browser_origins(settings: Settings, keyring: KeyRing) -> list[str]:
+    """The origins whose pages may call: configured, and every publishable key's."""
+    return list(dict.fromkeys([*settings.cors_origins, *keyring.origins]))
+
+
+def _buckets(settings: Settings) -> TokenBuckets | None:
+    if settings.rate_limit is None:
+        return None
+    rate, burst = settings.rate_limit
+    return TokenBuckets(rate, burst)
+
+
 def _middleware(
-    settings: Settings, metrics: Metrics, keyring: KeyRing, tracing: Tracing | None
+    settings: Settings,
+    metrics: Metrics,
+    keyring: KeyRing,
+    tracing: Tracing | None,
+    origins: list[str],
+    buckets: TokenBuckets | None,
 ) -> list[Middleware]:
     stack = [
         *([Middleware(TracingMiddleware, tracing=tracing)] if tracing is not None else []),
         Middleware(RequestId),
         Middleware(AccessLog, metrics=metrics),
+    ]
+    if origins:
+        stack.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=origins,
+                allow_methods=CORS_METHODS,
+                allow_headers=CORS_HEADERS,
+                expose_headers=CORS_EXPOSED,
+                max_age=CORS_MAX_AGE,
+            )
+        )
+    stack += [
         Middleware(BodyLimit, limit=settings.max_body_bytes),
         Middleware(ApiKeys, keyring=keyring),
     ]
-    if settings.rate_limit is not None:
-        rate, burst = settings.rate_limit
-        stack.append(Middleware(RateLimit, buckets=TokenBuckets(rate, burst), metrics=metrics))
+    if buckets is not None:
+        stack.append(Middleware(RateLimit, buckets=buckets, metrics=metrics))
     return stack

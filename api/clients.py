@@ -4,6 +4,11 @@ Only SHA-256 digests of keys are configured (`DAEDALUS_API_KEYS`), so the config
 no key; a presented key is hashed and compared against every digest in constant time.
 Without configured keys, outside production, callers without a key act for the default
 tenant (so `make run` needs no key); in production a key is always required.
+
+A key is `secret` (a server or a trusted tool: every operation) or `publishable` (made
+to ship inside a browser page or a VTT module, so public to every player): bound to a
+list of origins, limited to what is safe in a player's hands (api/publishable.py), and
+rate limited per client address rather than per key.
 """
 
 from __future__ import annotations
@@ -14,11 +19,12 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
+from api.origins import InvalidOrigin, normalize_origin, origin_allowed
 from api.settings import Settings
 from services.errors import DomainError
 
@@ -47,6 +53,27 @@ class InvalidApiKey(ApiKeyError):
     code = "invalid_api_key"
 
 
+class KeyNotAllowed(DomainError):
+    """The key is valid but may not do this (a publishable key off its origins or scope)."""
+
+    http_status = 403
+
+
+class OriginNotAllowed(KeyNotAllowed):
+    """A publishable key used from a page on an origin it is not bound to."""
+
+    code = "origin_not_allowed"
+
+
+class SecretKeyRequired(KeyNotAllowed):
+    """An operation a publishable key may not call (it creates or runs something)."""
+
+    code = "secret_key_required"
+
+
+KeyKind = Literal["secret", "publishable"]
+
+
 class KeyConfigError(RuntimeError):
     """DAEDALUS_API_KEYS cannot be read (says where, never echoes the contents)."""
 
@@ -58,6 +85,23 @@ class Client:
     app: str
     tenant: str
     identity: str
+    kind: KeyKind = "secret"
+    origins: tuple[str, ...] = ()
+
+    @property
+    def publishable(self) -> bool:
+        """Whether the key is a publishable (browser) key."""
+        return self.kind == "publishable"
+
+    def at_address(self, host: str) -> Client:
+        """This publishable key's client as seen from one address (its own rate limit)."""
+        return Client(self.app, self.tenant, f"{self.identity}@ip:{host}", self.kind, self.origins)
+
+    def check_origin(self, origin: str | None) -> None:
+        """OriginNotAllowed unless a publishable key is used from one of its origins."""
+        if self.publishable and not origin_allowed(origin, self.origins):
+            shown = "no Origin header" if not origin else f"origin {origin[:200]!r}"
+            raise OriginNotAllowed(f"this publishable key may not be used from {shown}")
 
 
 def key_digest(key: str) -> str:
@@ -75,6 +119,14 @@ class KeyRing:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    @property
+    def origins(self) -> tuple[str, ...]:
+        """Every origin a publishable key is bound to (browsers from these pass CORS)."""
+        found: dict[str, None] = {}
+        for _, client in self._entries:
+            found.update(dict.fromkeys(client.origins))
+        return tuple(found)
 
     def lookup(self, key: str | None) -> Client | None:
         """The client of `key`; None for a keyless caller where keys are optional.
@@ -108,8 +160,29 @@ def _entries(raw: Any) -> dict[str, Client]:
             raise KeyConfigError(f"key {digest[:8]}…: 'app' must be a short name")
         if not isinstance(tenant, str) or not TENANT_PATTERN.fullmatch(tenant):
             raise KeyConfigError(f"key {digest[:8]}…: 'tenant' must match {TENANT_PATTERN.pattern}")
-        entries[digest] = Client(app, tenant, "key:" + digest[:16])
+        kind, origins = _kind_and_origins(digest, spec)
+        entries[digest] = Client(app, tenant, "key:" + digest[:16], kind, origins)
     return entries
+
+
+def _kind_and_origins(digest: str, spec: dict[str, Any]) -> tuple[KeyKind, tuple[str, ...]]:
+    kind = spec.get("kind", "secret")
+    raw = spec.get("origins", [])
+    if kind == "secret":
+        if raw:
+            raise KeyConfigError(f"key {digest[:8]}…: only a publishable key has 'origins'")
+        return "secret", ()
+    if kind != "publishable":
+        raise KeyConfigError(f"key {digest[:8]}…: 'kind' is 'secret' or 'publishable'")
+    if not isinstance(raw, list) or not raw or not all(isinstance(o, str) for o in raw):
+        raise KeyConfigError(f"key {digest[:8]}…: a publishable key lists its 'origins'")
+    try:
+        origins = tuple(dict.fromkeys(normalize_origin(o) for o in raw))
+    except InvalidOrigin as exc:
+        raise KeyConfigError(f"key {digest[:8]}…: {exc}") from None
+    if "*" in origins:
+        raise KeyConfigError(f"key {digest[:8]}…: a publishable key names its origins, not '*'")
+    return "publishable", origins
 
 
 def load_keyring(settings: Settings) -> KeyRing:
@@ -143,11 +216,35 @@ def client_state(conn_scope: Scope) -> Client | None:
     return found if isinstance(found, Client) else None
 
 
+def _peer(conn_scope: Scope) -> str:
+    peer = conn_scope.get("client")
+    return str(peer[0]) if peer else "unknown"
+
+
 def anonymous(keyring: KeyRing, conn_scope: Scope) -> Client:
     """A keyless caller where keys are optional: the default tenant, counted by its IP."""
-    peer = conn_scope.get("client")
-    host = peer[0] if peer else "unknown"
-    return Client("anonymous", keyring.default_tenant, "ip:" + str(host))
+    return Client("anonymous", keyring.default_tenant, "ip:" + _peer(conn_scope))
+
+
+def header(conn_scope: Scope, name: bytes) -> str | None:
+    """A request header's value (the first), decoded as latin-1."""
+    return next((v.decode("latin-1") for n, v in conn_scope["headers"] if n == name), None)
+
+
+def admit(keyring: KeyRing, conn_scope: Scope, key: str | None) -> Client:
+    """The caller showing `key` on this request or socket.
+
+    Raises MissingApiKey / InvalidApiKey, or OriginNotAllowed for a publishable key used
+    from a page that is not on one of its origins. A publishable key is counted per
+    client address: every player holds it, so one player cannot spend another's budget.
+    """
+    client = keyring.lookup(key)
+    if client is None:
+        return anonymous(keyring, conn_scope)
+    if client.publishable:
+        client.check_origin(header(conn_scope, b"origin"))
+        client = client.at_address(_peer(conn_scope))
+    return client
 
 
 def client_of(conn: HTTPConnection) -> Client:
@@ -169,6 +266,6 @@ def authenticate_connection(conn: HTTPConnection, key: str | None) -> Client:
     if client_state(conn.scope) is not None or not key:
         return client_of(conn)
     keyring: KeyRing = conn.app.state.keyring
-    client = keyring.lookup(key) or anonymous(keyring, conn.scope)
+    client = admit(keyring, conn.scope, key)
     remember_client(conn.scope, client)
     return client

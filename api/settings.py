@@ -9,6 +9,8 @@ from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from redis.connection import parse_url
 
+from api.origins import ANY, InvalidOrigin, parse_origins
+
 
 class UnsafeSettingsError(RuntimeError):
     """Raised when production is asked to run with development-only settings."""
@@ -78,6 +80,10 @@ class Settings(BaseSettings):
     rate_limit_burst: int | None = Field(
         default=None, ge=1, validation_alias="DAEDALUS_RATE_LIMIT_BURST"
     )
+    # The browser origins allowed to call the API and open its WebSocket, comma- or
+    # space-separated (`https://vtt.example.com,http://localhost:30000`); `*` allows any
+    # origin outside production. Publishable keys add their own origins (api/clients.py).
+    cors_origins_raw: str | None = Field(default=None, validation_alias="DAEDALUS_CORS_ORIGINS")
     max_body_bytes: int = Field(
         default=1 << 20, ge=1024, validation_alias="DAEDALUS_MAX_BODY_BYTES"
     )
@@ -112,10 +118,22 @@ class Settings(BaseSettings):
     )
 
     @model_validator(mode="after")
+    def _check_origins(self) -> Settings:
+        try:
+            parse_origins(self.cors_origins_raw)
+        except InvalidOrigin as exc:
+            raise ValueError(f"DAEDALUS_CORS_ORIGINS: {exc}") from None
+        return self
+
+    @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         if self.environment != "production":
             return self
         problems = []
+        if ANY in self.cors_origins:
+            problems.append(
+                "DAEDALUS_CORS_ORIGINS must list origins, not '*' (any web page could call)"
+            )
         # Commitments are HMACs under this key: a known key lets anyone predict rolls.
         key = "" if self.secret_key is None else self.secret_key.get_secret_value()
         if len(key) < 32:
@@ -142,6 +160,11 @@ class Settings(BaseSettings):
     def production(self) -> bool:
         """Whether this is a production deployment."""
         return self.environment == "production"
+
+    @property
+    def cors_origins(self) -> tuple[str, ...]:
+        """The configured browser origins, normalised (api/origins.py)."""
+        return parse_origins(self.cors_origins_raw)
 
     @property
     def graphiql_on(self) -> bool:

@@ -47,6 +47,7 @@ from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationMutation, SimulationQuery, SimulationSubscription
 from api.graphql.websockets import LegacyWSHandler, TransportWSHandler
+from api.publishable import PublishableScope
 from api.settings import Settings
 
 MAX_DEPTH = 10
@@ -120,6 +121,8 @@ def _schema(introspection: bool) -> strawberry.Schema:
         # send the same few documents over and over (bounded LRUs, per process).
         lambda: ParseCache(maxsize=PARSE_CACHE),
         lambda: ValidationCache(maxsize=PARSE_CACHE),
+        # After the cache: a publishable key's operation is scoped on every request.
+        PublishableScope,
     ]
     if not introspection:
         extensions.insert(0, DisableIntrospection)

@@ -6,6 +6,14 @@ not an object, a `query` that is not a string) raised out of them, so the socket
 without a close frame and the error was logged as unhandled. Here such a message is
 refused as the protocol refuses any invalid one: graphql-transport-ws closes the socket
 with 4400, the legacy graphql-ws ignores it (as it ignores what is not JSON).
+
+A socket passes the same key checks as an HTTP request (api/middleware/api_keys.py): a
+key in the handshake's `X-API-Key` header is checked there; otherwise the
+`connection_init` payload's `api_key` is checked here, before the acknowledgement. Where
+keys are required, a socket without a valid key is closed with 4401 and the refusal's
+code as the reason (`missing_api_key`, `invalid_api_key`); a publishable key off its
+origins with 4403 (`origin_not_allowed`). Each operation started on a socket spends a
+token of the caller's rate limit, as each HTTP request does.
 """
 
 from __future__ import annotations
@@ -20,7 +28,16 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.types import Messag
 from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
 from strawberry.subscriptions.protocols.graphql_ws.types import OperationMessage
 
+from api.clients import (
+    ApiKeyError,
+    KeyNotAllowed,
+    admit,
+    client_state,
+    remember_client,
+)
 from api.graphql.context import Context
+from api.middleware.rate_limit import redis_url_of
+from services.errors import DomainError
 
 INVALID_MESSAGE = "Invalid message"
 
@@ -55,6 +72,45 @@ def well_formed(message: object, protocol: tuple[set[str], str]) -> bool:
     )
 
 
+def admission_refusal(context: Context, params: object) -> DomainError | None:
+    """Admit the socket's caller (remembered on its scope), or the refusal.
+
+    A caller already admitted by its handshake header stays admitted; otherwise the
+    key is the connection_init payload's `api_key` (none: keyless, where allowed).
+    """
+    conn = context["request"]
+    if client_state(conn.scope) is not None:
+        return None
+    key = params.get("api_key") if isinstance(params, Mapping) else None
+    try:
+        client = admit(conn.app.state.keyring, conn.scope, key if isinstance(key, str) else None)
+    except (ApiKeyError, KeyNotAllowed) as exc:
+        return exc
+    remember_client(conn.scope, client)
+    return None
+
+
+def close_code(refusal: DomainError) -> int:
+    """graphql-transport-ws's close code for a refused caller."""
+    return 4401 if refusal.http_status == 401 else 4403
+
+
+async def rate_refusal(context: Context) -> dict[str, Any] | None:
+    """Spend a token of the caller's limit for one operation; the error if none is left."""
+    conn = context["request"]
+    buckets = getattr(conn.app.state, "rate_buckets", None)
+    client = client_state(conn.scope)
+    if buckets is None or client is None:
+        return None
+    decision = await buckets.take(client.identity, redis_url_of(conn.scope))
+    if decision is None or decision.allowed:
+        return None
+    return {
+        "message": f"too many requests: retry in {decision.retry_after} s",
+        "extensions": {"code": "rate_limited", "retryAfter": decision.retry_after},
+    }
+
+
 class TransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
     """graphql-transport-ws: a message of the wrong shape closes the socket with 4400."""
 
@@ -63,13 +119,45 @@ class TransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
         if not well_formed(cast(Any, message), _TRANSPORT_WS):
             await self.handle_invalid_message(INVALID_MESSAGE)
             return
+        if message["type"] == "subscribe" and self.connection_acknowledged:
+            error = await rate_refusal(self.context)
+            if error is not None:
+                await self.send_message(
+                    cast(Any, {"id": message["id"], "type": "error", "payload": [error]})
+                )
+                return
         await super().handle_message(message)
+
+    async def handle_connection_init(self, message: Any) -> None:
+        """Check the caller's key before the acknowledgement."""
+        payload = message.get("payload")
+        refusal = admission_refusal(self.context, payload)
+        if refusal is not None:
+            await self.websocket.close(code=close_code(refusal), reason=refusal.code)
+            return
+        await super().handle_connection_init(message)
 
 
 class LegacyWSHandler(BaseGraphQLWSHandler[Context, None]):
     """graphql-ws (legacy): a message of the wrong shape is ignored."""
 
     async def handle_message(self, message: OperationMessage) -> None:
-        """Ignore a malformed message, else handle it."""
-        if well_formed(cast(Any, message), _LEGACY_WS):
-            await super().handle_message(message)
+        """Ignore a malformed message; admit the caller before any operation."""
+        if not well_formed(cast(Any, message), _LEGACY_WS):
+            return
+        if message["type"] in ("connection_init", "start"):
+            params = message.get("payload") if message["type"] == "connection_init" else None
+            refusal = admission_refusal(self.context, params)
+            if refusal is not None:
+                payload = {"code": refusal.code, "message": refusal.message}
+                await self.send_message(cast(Any, {"type": "connection_error", "payload": payload}))
+                await self.websocket.close(code=close_code(refusal), reason=refusal.code)
+                return
+        if message["type"] == "start":
+            error = await rate_refusal(self.context)
+            if error is not None:
+                await self.send_message(
+                    cast(Any, {"id": message.get("id"), "type": "error", "payload": error})
+                )
+                return
+        await super().handle_message(message)

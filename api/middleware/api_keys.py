@@ -1,9 +1,12 @@
 """Who is calling: the `X-API-Key` header picks the client app and its tenant.
 
 Refused with 401 `missing_api_key` / `invalid_api_key` (problem+json) where keys are
-required. The key itself is never logged, echoed or kept past this lookup. A WebSocket
-may instead show its key in the connection_init payload (`api_key`), since browsers
-cannot set headers on one: the GraphQL subscription checks it there.
+required, and with 403 `origin_not_allowed` / `secret_key_required` when a publishable
+key is used from a page off its origins or for an operation it may not call
+(api/publishable.py). The key itself is never logged, echoed or kept past this lookup.
+A WebSocket may instead show its key in the connection_init payload (`api_key`), since
+browsers cannot set headers on one: the socket is admitted there
+(api/graphql/websockets.py), with the same checks.
 """
 
 from __future__ import annotations
@@ -11,12 +14,30 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api import problems
-from api.clients import API_KEY_HEADER, ApiKeyError, KeyRing, anonymous, remember_client
+from api.clients import (
+    API_KEY_HEADER,
+    ApiKeyError,
+    KeyNotAllowed,
+    KeyRing,
+    SecretKeyRequired,
+    admit,
+    header,
+    remember_client,
+)
+from api.publishable import rest_allowed
+from services.errors import DomainError
 
 # Operations endpoints (probes and scrapers sit inside the network) and the public
 # contract answer without a key and are not rate limited.
 OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics", "/openapi.yaml", "/openapi.json"})
+GRAPHQL_PATH = "/graphql"  # its operations are scoped by api/publishable.PublishableScope
 _HEADER = API_KEY_HEADER.encode()
+
+
+def _publishable_may(scope: Scope) -> bool:
+    if scope["type"] != "http" or scope["path"] == GRAPHQL_PATH:
+        return True  # a socket's and GraphQL's operations are scoped where they run
+    return rest_allowed(scope["method"], scope["path"])
 
 
 class ApiKeys:
@@ -30,24 +51,33 @@ class ApiKeys:
         if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
             await self.app(scope, receive, send)
             return
-        key = next((v.decode("latin-1") for n, v in scope["headers"] if n == _HEADER), None)
-        if scope["type"] == "websocket" and not key and self.keyring.required:
-            await self.app(scope, receive, send)  # the key may come in connection_init
+        key = header(scope, _HEADER)
+        if scope["type"] == "websocket" and not key:
+            await self.app(scope, receive, send)  # the key comes in connection_init
             return
         try:
-            client = self.keyring.lookup(key)
-        except ApiKeyError as exc:
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008, "reason": exc.code})
-                return
-            response = problems.problem(
-                401,
-                exc.code,
-                exc.message,
-                title="API key refused",
-                headers={"WWW-Authenticate": 'ApiKey header="X-API-Key"'},
-            )
-            await response(scope, receive, send)
+            client = admit(self.keyring, scope, key)
+            if client.publishable and not _publishable_may(scope):
+                raise SecretKeyRequired(
+                    f"a publishable key may not call {scope['method']} {scope['path']}: "
+                    "use a secret key on a server"
+                )
+        except (ApiKeyError, KeyNotAllowed) as exc:
+            await self._refuse(scope, receive, send, exc)
             return
-        remember_client(scope, client or anonymous(self.keyring, scope))
+        remember_client(scope, client)
         await self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, exc: DomainError) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": exc.code})
+            return
+        headers = {"WWW-Authenticate": 'ApiKey header="X-API-Key"'}
+        response = problems.problem(
+            exc.http_status,
+            exc.code,
+            exc.message,
+            title="API key refused",
+            headers=headers if exc.http_status == 401 else None,
+        )
+        await response(scope, receive, send)

@@ -30,8 +30,8 @@ def _command_types() -> set[str]:
 
 def _refusal_codes() -> set[str]:
     rules = {v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str)}
-    service = {
-        cls.code
+    service: set[str] = {
+        getattr(cls, "code")  # noqa: B009
         for module in (store_errors, tokens, access)
         for cls in vars(module).values()
         if isinstance(cls, type)
