@@ -15,6 +15,10 @@ PY := $(VENV)/bin/python
 DEV_STAMP := $(VENV)/.synced-dev
 BENCH_STAMP := $(VENV)/.synced-bench
 
+# The browser tests drive Debian's Chromium (playwright's own browser download is not used).
+CHROMIUM ?= /usr/bin/chromium
+export DAEDALUS_CHROMIUM := $(CHROMIUM)
+
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DAEDALUS_DATA_DIR ?= ./data
@@ -57,7 +61,13 @@ lint: $(DEV_STAMP)  ## ruff check, ruff format --check, mypy (strict)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-test: lint  ## lint, then the whole test suite (unit and e2e)
+$(CHROMIUM):
+	@echo "installing Debian's chromium for the browser tests (tests/browser)" >&2
+	if [[ "$$(id -u)" == 0 ]]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium
+
+test: lint $(CHROMIUM)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2
 
 bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
