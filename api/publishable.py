@@ -33,6 +33,7 @@ _REST: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (method, re.compile(pattern))
     for method, pattern in (
         ("POST", r"/v1/dice/(roll|probability|verify)"),
+        ("POST", r"/v1/join"),  # a player exchanges a join code for a seat's token
         ("POST", r"/v1/(maze|mazerats|haze)/[a-z0-9/-]+"),
         ("GET", r"/v1/(maze|mazerats|haze)/[a-z0-9/-]+"),
         ("GET", r"/v1/(mazes|labyrinths)/presets"),
@@ -56,6 +57,7 @@ _FIELDS = frozenset(
         "session",
         "sessionEvents",
         "sendCommand",
+        "joinTable",
         "issueSessionToken",
         "overrideMember",
         "overrideTurn",

@@ -31,8 +31,10 @@ from services.store import (
     start_embedded,
 )
 from services.store.campaigns import CampaignClock
+from services.store.revocations import Revocations
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
+from services.store.tables import Tables
 
 
 @dataclass
@@ -48,6 +50,7 @@ class Runtime:
     _sessions: dict[str, SessionService[MazeState]] = field(default_factory=dict)
     _campaigns: dict[str, SessionService[CampaignState]] = field(default_factory=dict)
     _clocks: dict[str, CampaignClock] = field(default_factory=dict)
+    _revocations: dict[str, Revocations] = field(default_factory=dict)
     schedule: TickSchedule = field(init=False)
 
     def __post_init__(self) -> None:
@@ -86,6 +89,18 @@ class Runtime:
             fresh = SessionService(self.store_for(tenant), CampaignAggregate())
             service = self._campaigns.setdefault(tenant, fresh)
         return service
+
+    def revocations_for(self, tenant: str) -> Revocations:
+        """The revoked role tokens of `tenant`'s sessions and campaigns."""
+        found = self._revocations.get(tenant)
+        if found is None:
+            fresh = Revocations(self.connection.client, self.store_for(tenant).keys)
+            found = self._revocations.setdefault(tenant, fresh)
+        return found
+
+    def tables_for(self, tenant: str) -> Tables:
+        """The index of `tenant`'s sessions and campaigns, and its join codes."""
+        return Tables(self.connection.client, self.store_for(tenant).keys)
 
     def clock_for(self, tenant: str) -> CampaignClock:
         """The campaign clock of `tenant`: hand advances and rescheduling, as beat's ticks do."""

@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from api.sessions.access import NotReady, secret_of, tenant_of
 from api.sessions.access import now as token_now
+from api.sessions.revocation import checked
 from api.sessions.tokens import Forbidden, InvalidToken, RoleToken, SessionNotFound, authenticate
 from services.campaign import CampaignState
 from services.campaign.errors import CAMPAIGN_NOT_FOUND, CampaignError
@@ -64,17 +65,18 @@ def clock_now() -> float:
     return time.time()
 
 
-def grant_of(
+async def grant_of(
     conn: HTTPConnection, campaign_id: str, token: str | None, where: str = BEARER
 ) -> RoleToken:
-    """The verified grant of `token` for `campaign_id` in the caller's tenant (401/403/404).
+    """The verified, unrevoked grant of `token` for `campaign_id` in the caller's tenant
+    (401 `invalid_token` / `token_revoked`, 403, 404).
 
     `where` says where the caller sends its token, for the message when there is none.
     """
     if not token:
         raise InvalidToken(f"a campaign token is required ({where})")
     try:
-        return authenticate(
+        grant = authenticate(
             secret_of(conn), token, subject(campaign_id), token_now(), tenant_of(conn)
         )
     except InvalidToken as exc:
@@ -87,3 +89,4 @@ def grant_of(
         if exc.message == "this token is for another session":
             raise Forbidden("this token is for another campaign") from None
         raise
+    return await checked(conn, campaigns_of(conn).stream(campaign_id), grant)

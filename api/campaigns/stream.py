@@ -28,4 +28,5 @@ def follow(conn: HTTPConnection, grant: RoleToken, after: int) -> AsyncIterator[
         grant.expires,
         after,
         lambda page: feed(page, viewer),
+        grant,
     )

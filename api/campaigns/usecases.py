@@ -15,14 +15,19 @@ from api.campaigns.access import campaign_id_of, not_found, subject
 from api.campaigns.requests import MAX_ADVANCE, Advance, CreateCampaign, IssueCampaignToken
 from api.problems import InvalidRequest
 from api.sessions.access import scoped_command_id
+from api.sessions.requests import RevokeTokens
+from api.sessions.revocation import now_ms, revoke
 from api.sessions.tokens import Forbidden, RoleToken, issue_token
 from services.campaign import CampaignState, Viewer, view_event, view_state
 from services.campaign.codec import decode_event
+from services.campaign.commands import RemoveRunner
 from services.campaign.errors import UNKNOWN_RUNNER, CampaignError
 from services.dice import SystemRng
 from services.store.campaigns import CampaignClock
 from services.store.model import RecordedEvent
+from services.store.revocations import Revocations
 from services.store.sessions import Executed, SessionService
+from services.store.tables import Tables
 
 MAX_PAGE = 500
 # A tick page reads at most this many events looking for ticks (then gives a cursor).
@@ -74,11 +79,12 @@ def create(
     campaign_id = uuid.uuid4().hex
     done = campaigns.execute(campaign_id, request.to_domain(at), SystemRng(), seen_version=0)
     clock.reschedule(campaign_id, done.state, version=done.version)
-    tenant = campaigns.store.keys.tenant
+    tenant, ttl = campaigns.store.keys.tenant, request.token_ttl_seconds
+    Tables(campaigns.store.client, campaigns.store.keys).add("campaigns", campaign_id, now_ms())
     return Created(
         campaign_id,
-        issue_token(secret, subject(campaign_id), "gm", now, tenant=tenant),
-        issue_token(secret, subject(campaign_id), "spectator", now, tenant=tenant),
+        issue_token(secret, subject(campaign_id), "gm", now, ttl_seconds=ttl, tenant=tenant),
+        issue_token(secret, subject(campaign_id), "spectator", now, ttl_seconds=ttl, tenant=tenant),
         done.version,
     )
 
@@ -127,6 +133,8 @@ def issue(
         request.runner,
         request.ttl_seconds,
         tenant=grant.tenant,
+        # In ms, after any revocation made until now (which covers the same second).
+        now_ms=max(now_ms(), now * 1000),
     )
 
 
@@ -159,9 +167,14 @@ def send(
     authorize(grant, actor, what)
     campaign_id = campaign_id_of(grant)
     state = _require_created(campaigns, campaign_id)
+    command = build(state)
+    if isinstance(command, RemoveRunner):
+        # Before the removal: the runner's tokens stop working the moment they leave.
+        revocations = Revocations(campaigns.store.client, campaigns.store.keys)
+        revocations.revoke(campaigns.stream(campaign_id), f"member:{command.runner}", now_ms())
     done = campaigns.execute(
         campaign_id,
-        build(state),
+        command,
         SystemRng(),
         seen_version=seen_version,
         command_id=scoped_command_id(grant, command_id),
@@ -252,3 +265,14 @@ def ticks(
         "ticks": found,
         "next_after": cursor if cursor < version else None,
     }
+
+
+def revoke_in_campaign(
+    campaigns: Campaigns, grant: RoleToken, request: RevokeTokens, secret: bytes
+) -> dict[str, Any]:
+    """GM: revoke tokens of this campaign (`member` is a runner id, present or past)."""
+    _require_gm(grant, "revoke tokens")
+    campaign_id = campaign_id_of(grant)
+    _require_created(campaigns, campaign_id)
+    revocations = Revocations(campaigns.store.client, campaigns.store.keys)
+    return revoke(revocations, campaigns.stream(campaign_id), grant, request, secret)

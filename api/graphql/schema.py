@@ -46,6 +46,7 @@ from api.graphql.query import DiceQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationMutation, SimulationQuery, SimulationSubscription
+from api.graphql.tables import TablesMutation, TablesQuery
 from api.graphql.websockets import LegacyWSHandler, TransportWSHandler
 from api.publishable import PublishableScope
 from api.settings import Settings
@@ -67,10 +68,12 @@ Query = merge_types(
         CampaignQuery,
         SimulationQuery,
         MazeDefinitionQuery,
+        TablesQuery,
     ),
 )
 Mutation = merge_types(
-    "Mutation", (DiceMutation, SessionMutation, CampaignMutation, SimulationMutation)
+    "Mutation",
+    (DiceMutation, SessionMutation, CampaignMutation, SimulationMutation, TablesMutation),
 )
 Subscriptions = merge_types(
     "Subscription", (Subscription, CampaignSubscription, SimulationSubscription)

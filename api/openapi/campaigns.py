@@ -19,6 +19,9 @@ from api.campaigns.requests import (
 from api.campaigns.usecases import MAX_PAGE
 from api.openapi.rules import BODY_ERRORS
 from api.openapi.spec import Operation, Param, array_of, obj
+from api.openapi.tokens import FIRST_TOKENS, ISSUED_TOKEN, JOIN_CODE, REVOCATION, REVOKE_NOTE
+from api.sessions.requests import RevokeTokens
+from api.tables import CreateJoinCode
 
 # A role token refused (401/403), an unknown campaign, runner or run (404), a conflict
 # (409: version, an existing runner or run), a refused command (422).
@@ -39,8 +42,8 @@ LIMIT_PARAM = Param(
     "limit", "query", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, "Page size."
 )
 
-CREATED = obj("campaign_id:string", "gm_token:string", "spectator_token:string", "version:integer")
-TOKEN = obj("token:string", "role:string", "runner:string?")
+CREATED = obj("campaign_id:string", *FIRST_TOKENS, "version:integer")
+TOKEN = obj(*ISSUED_TOKEN, "role:string", "runner:string?")
 VIEW = obj("campaign_id:string", "role:string", "runner:string?", "version:integer", "view:object")
 SENT = obj("version:integer", "duplicate:boolean", "events:array", "view:object")
 EVENTS = obj("version:integer", "events:array")
@@ -73,6 +76,13 @@ def campaign_operations() -> list[Operation]:
         Operation("post", f"{one}/tokens", "issueCampaignToken",
                   "Issue a player (one runner) or spectator token", tag, IssueCampaignToken,
                   TOKEN, status=201, errors=errors, session_token=True, params=ids),
+        Operation("post", f"{one}/join-codes", "createCampaignJoinCode",
+                  "A single-use join code for one runner", tag, CreateJoinCode, JOIN_CODE,
+                  status=201, errors=errors, session_token=True, params=ids),
+        Operation("post", f"{one}/revocations", "revokeCampaignTokens",
+                  "Revoke a token, a runner's (`member`), a role's or every token", tag,
+                  RevokeTokens, REVOCATION, errors=errors, session_token=True, params=ids,
+                  description=REVOKE_NOTE + " Removing a runner revokes their tokens."),
         Operation("post", f"{one}/runners", "addCampaignRunner",
                   "Add a runner with a The Maze character sheet", tag, AddRunner, SENT,
                   errors=errors, session_token=True, params=ids, description=COMMAND),

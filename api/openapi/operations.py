@@ -14,10 +14,19 @@ from api.openapi.campaigns import campaign_operations
 from api.openapi.mazes import maze_operations
 from api.openapi.rules import BODY_ERRORS, SEEDED, rules_operations
 from api.openapi.spec import Operation, Param, obj
+from api.openapi.tokens import (
+    FIRST_TOKENS,
+    ISSUED_TOKEN,
+    JOIN_CODE,
+    REVOCATION,
+    REVOKE_NOTE,
+    table_operations,
+)
 from api.sessions.commands import CommandBody
-from api.sessions.requests import SESSION_ID, CreateSession, IssueToken
+from api.sessions.requests import SESSION_ID, CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import MAX_PAGE
 from api.simulations import MAX_GAMES, TUNING_BUDGET, SimulationRequest, TuningRequest
+from api.tables import CreateJoinCode
 
 # Dice expressions add 400 (syntax error); fair rolls add 409 (commitment refused).
 DICE_ERRORS = (400, *BODY_ERRORS)
@@ -73,10 +82,8 @@ def session_operations() -> list[Operation]:
         "session_id:string", "role:string", "member:string?", "version:integer", "view:object"
     )
     sent = obj("version:integer", "duplicate:boolean", "events:array", "view:object")
-    created = obj(
-        "session_id:string", "gm_token:string", "spectator_token:string", "version:integer"
-    )
-    token = obj("token:string", "role:string", "member:string?")
+    created = obj("session_id:string", *FIRST_TOKENS, "version:integer")
+    token = obj(*ISSUED_TOKEN, "role:string", "member:string?")
     events = obj("version:integer", "events:array")
     errors = SESSION_ERRORS
     return [
@@ -86,9 +93,18 @@ def session_operations() -> list[Operation]:
         Operation("get", one, "getSession", "This viewer's view of a session", "sessions",
                   None, view, errors=errors, session_token=True,
                   params=(SESSION_ID_PARAM, VIEW_PARAM)),
-        Operation("post", f"{one}/tokens", "issueToken", "Issue a player or spectator token",
-                  "sessions", IssueToken, token, status=201, errors=errors,
-                  session_token=True, params=(SESSION_ID_PARAM,)),
+        Operation("post", f"{one}/tokens", "issueToken",
+                  "Issue a player or spectator token, or renew the GM's", "sessions",
+                  IssueToken, token, status=201, errors=errors, session_token=True,
+                  params=(SESSION_ID_PARAM,)),
+        Operation("post", f"{one}/join-codes", "createSessionJoinCode",
+                  "A single-use join code for a party member's seat", "sessions",
+                  CreateJoinCode, JOIN_CODE, status=201, errors=errors, session_token=True,
+                  params=(SESSION_ID_PARAM,)),
+        Operation("post", f"{one}/revocations", "revokeSessionTokens",
+                  "Revoke a token, a member's, a role's or every token", "sessions",
+                  RevokeTokens, REVOCATION, errors=errors, session_token=True,
+                  params=(SESSION_ID_PARAM,), description=REVOKE_NOTE),
         Operation("post", f"{one}/commands", "sendCommand", "Send one command", "sessions",
                   CommandBody, sent, errors=errors, session_token=True,
                   params=(SESSION_ID_PARAM,)),
@@ -160,4 +176,5 @@ def all_operations() -> list[Operation]:
         *campaign_operations(),
         *maze_operations(),
         *simulation_operations(),
+        *table_operations(),
     ]

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import campaigns, dice, fair, haze, maze, mazerats, mazes, sessions, simulations
+from api.rest import (
+    campaigns,
+    dice,
+    fair,
+    haze,
+    maze,
+    mazerats,
+    mazes,
+    sessions,
+    simulations,
+    tables,
+)
 
 routes: list[BaseRoute] = [
     *dice.routes,
@@ -16,4 +27,5 @@ routes: list[BaseRoute] = [
     *campaigns.routes,
     *mazes.routes,
     *simulations.routes,
+    *tables.routes,
 ]

@@ -42,7 +42,8 @@ from api.problems import InvalidRequest, problem
 from api.rest.guard import guarded
 from api.rest.params import int_param
 from api.sessions.access import bearer, now, secret_of
-from api.sessions.tokens import RoleToken
+from api.sessions.requests import RevokeTokens
+from api.sessions.tokens import RoleToken, first_tokens, token_facts
 
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -60,8 +61,8 @@ def _path(request: Request, name: str, pattern: str) -> str:
     return value
 
 
-def _grant(request: Request) -> RoleToken:
-    return grant_of(request, request.path_params["campaign_id"], bearer(request))
+async def _grant(request: Request) -> RoleToken:
+    return await grant_of(request, request.path_params["campaign_id"], bearer(request))
 
 
 async def _send(
@@ -106,8 +107,7 @@ async def create_campaign(request: Request) -> Response:
     return JSONResponse(
         {
             "campaign_id": created.campaign_id,
-            "gm_token": created.gm_token,
-            "spectator_token": created.spectator_token,
+            **first_tokens(created.gm_token, created.spectator_token),
             "version": created.version,
         },
         status_code=201,
@@ -117,27 +117,37 @@ async def create_campaign(request: Request) -> Response:
 
 async def get_campaign(request: Request) -> Response:
     """GET /v1/campaigns/{id}: this viewer's view of the campaign and its version."""
-    grant = _grant(request)
+    grant = await _grant(request)
     return JSONResponse(await run_in_threadpool(usecases.look, campaigns_of(request), grant))
 
 
 async def issue_token(request: Request) -> Response:
     """POST /v1/campaigns/{id}/tokens (GM): a player token bound to a runner, or a spectator's."""
-    grant = _grant(request)
+    grant = await _grant(request)
     body = await read_model(request, IssueCampaignToken)
     token = await run_in_threadpool(
         usecases.issue, campaigns_of(request), grant, body, secret_of(request), now()
     )
     return JSONResponse(
-        {"token": token, "role": body.role, "runner": body.runner},
+        {"token": token, **token_facts(token), "role": body.role, "runner": body.runner},
         status_code=201,
         headers=NO_STORE,
     )
 
 
+async def revoke_tokens(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/revocations (GM): revoke a token, a runner's, a role's, all."""
+    grant = await _grant(request)
+    body = await read_model(request, RevokeTokens)
+    result = await run_in_threadpool(
+        usecases.revoke_in_campaign, campaigns_of(request), grant, body, secret_of(request)
+    )
+    return JSONResponse(result, headers=NO_STORE)
+
+
 async def add_runner(request: Request) -> Response:
     """POST /v1/campaigns/{id}/runners (GM): a runner joins with a character sheet."""
-    grant = _grant(request)
+    grant = await _grant(request)
     authorize(grant, None, "add runners")
     body = await read_model(request, AddRunner)
     try:
@@ -155,7 +165,7 @@ async def add_runner(request: Request) -> Response:
 
 async def remove_runner(request: Request) -> Response:
     """DELETE /v1/campaigns/{id}/runners/{runner_id} (GM): a runner leaves the campaign."""
-    grant = _grant(request)
+    grant = await _grant(request)
     runner = _path(request, "runner_id", RUNNER_ID)
     command = RemoveRunner(runner=runner).to_domain()
     return await _send(request, grant, lambda _: command, what="remove runners")
@@ -163,7 +173,7 @@ async def remove_runner(request: Request) -> Response:
 
 async def choose_activity(request: Request) -> Response:
     """POST /v1/campaigns/{id}/choices: a runner's activity (a player for their own only)."""
-    grant = _grant(request)
+    grant = await _grant(request)
     body = await read_model(request, ChooseActivity)
     return await _send(
         request,
@@ -177,7 +187,7 @@ async def choose_activity(request: Request) -> Response:
 
 async def start_run(request: Request) -> Response:
     """POST /v1/campaigns/{id}/runs (GM): runners leave for the maze."""
-    grant = _grant(request)
+    grant = await _grant(request)
     authorize(grant, None, "start runs")
     body = await read_model(request, StartRun)
     command = body.to_domain()
@@ -186,7 +196,7 @@ async def start_run(request: Request) -> Response:
 
 async def end_run(request: Request) -> Response:
     """POST /v1/campaigns/{id}/runs/{run_id}/end (GM): a run is over, with its results."""
-    grant = _grant(request)
+    grant = await _grant(request)
     run = _path(request, "run_id", CAMPAIGN_ID)
     authorize(grant, None, "end runs")
     body = await read_model(request, EndRun)
@@ -195,7 +205,7 @@ async def end_run(request: Request) -> Response:
 
 async def adjust(request: Request) -> Response:
     """POST /v1/campaigns/{id}/adjustments (GM): supplies, an effect or an injury."""
-    grant = _grant(request)
+    grant = await _grant(request)
     authorize(grant, None, "adjust the campaign")
     body = (await read_model(request, AdjustmentBody)).root
     return await _send(request, grant, lambda _: body.to_domain(), body, what="adjust the campaign")
@@ -203,7 +213,7 @@ async def adjust(request: Request) -> Response:
 
 async def set_cadence(request: Request) -> Response:
     """PUT /v1/campaigns/{id}/cadence (GM): when downtimes pass from now on."""
-    grant = _grant(request)
+    grant = await _grant(request)
     authorize(grant, None, "set the cadence")
     body = await read_model(request, SetCadence)
     at = clock_now()
@@ -214,7 +224,7 @@ async def set_cadence(request: Request) -> Response:
 
 async def advance(request: Request) -> Response:
     """POST /v1/campaigns/{id}/advance (GM): pass downtimes by hand, through `through`."""
-    grant = _grant(request)
+    grant = await _grant(request)
     body = await read_model(request, Advance)
     result = await run_in_threadpool(
         usecases.advance, campaigns_of(request), clock_of(request), grant, body, clock_now()
@@ -224,7 +234,7 @@ async def advance(request: Request) -> Response:
 
 async def end_campaign(request: Request) -> Response:
     """POST /v1/campaigns/{id}/end (GM): the campaign is over; it leaves the schedule."""
-    grant = _grant(request)
+    grant = await _grant(request)
     authorize(grant, None, "end the campaign")
     body = await read_model(request, EndCampaign)
     return await _send(
@@ -234,7 +244,7 @@ async def end_campaign(request: Request) -> Response:
 
 async def get_ticks(request: Request) -> Response:
     """GET /v1/campaigns/{id}/ticks?after=N&limit=M: this viewer's downtimes, oldest first."""
-    grant = _grant(request)
+    grant = await _grant(request)
     after = int_param(request, "after", 0, 0, 2**62)
     limit = int_param(request, "limit", 50, 1, MAX_PAGE)
     page = await run_in_threadpool(usecases.ticks, campaigns_of(request), grant, after, limit)
@@ -243,7 +253,7 @@ async def get_ticks(request: Request) -> Response:
 
 async def get_events(request: Request) -> Response:
     """GET /v1/campaigns/{id}/events?after=N&limit=M: this viewer's redacted events."""
-    grant = _grant(request)
+    grant = await _grant(request)
     after = int_param(request, "after", 0, 0, 2**62)
     limit = int_param(request, "limit", 100, 1, MAX_PAGE)
     page = await run_in_threadpool(usecases.history, campaigns_of(request), grant, after, limit)
@@ -267,4 +277,5 @@ routes: list[BaseRoute] = [
     Route(f"{_ONE}/end", _guarded(end_campaign), methods=["POST"]),
     Route(f"{_ONE}/ticks", _guarded(get_ticks), methods=["GET"]),
     Route(f"{_ONE}/events", _guarded(get_events), methods=["GET"]),
+    Route(f"{_ONE}/revocations", _guarded(revoke_tokens), methods=["POST"]),
 ]

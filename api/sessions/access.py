@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 from api.clients import client_of
 from api.logs import annotate
 from api.sessions.requests import SESSION_ID
+from api.sessions.revocation import checked
 from api.sessions.tokens import RoleToken, SessionNotFound, authenticate
 from services.errors import DomainError
 from services.labyrinth import MazeState
@@ -62,14 +63,16 @@ def bearer(conn: HTTPConnection) -> str | None:
     return value.strip() or None if scheme.lower() == "bearer" else None
 
 
-def grant_of(conn: HTTPConnection, session_id: str, token: str | None) -> RoleToken:
-    """The verified grant of `token` for `session_id` in the caller's tenant (401/403/404)."""
+async def grant_of(conn: HTTPConnection, session_id: str, token: str | None) -> RoleToken:
+    """The verified, unrevoked grant of `token` for `session_id` in the caller's tenant
+    (401 `invalid_token` / `token_revoked`, 403, 404)."""
     annotate(session_id=session_id)  # the request's log lines name the session, even if refused
     if not _SESSION_ID.fullmatch(session_id):
         # Session ids are ours (uuid hex): this also keeps a campaign's token (subject
         # `campaign:<id>`) from ever passing for a session's.
         raise SessionNotFound("no such session")
-    return authenticate(secret_of(conn), token, session_id, now(), tenant_of(conn))
+    grant = authenticate(secret_of(conn), token, session_id, now(), tenant_of(conn))
+    return await checked(conn, sessions_of(conn).stream(session_id), grant)
 
 
 def scoped_command_id(grant: RoleToken, command_id: str | None) -> str | None:

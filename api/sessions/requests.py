@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from api.sessions.tokens import DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS, MIN_TTL_SECONDS
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
     ENCHANTED_FOREST_V2,
@@ -116,6 +117,10 @@ class CreateSession(_Strict):
     # Seeds the shuffle and the initiative only; later commands roll with the CSPRNG.
     seed: str | None = Field(default=None, min_length=1, max_length=200)
     roll_initiative: bool = True
+    # How long the GM and spectator tokens last; the GM renews theirs (IssueToken).
+    token_ttl_seconds: int = Field(
+        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
+    )
 
     @model_validator(mode="after")
     def _one_maze(self) -> CreateSession:
@@ -132,14 +137,35 @@ class CreateSession(_Strict):
 
 
 class IssueToken(_Strict):
-    """GM: a token for a player (bound to `member`) or a spectator."""
+    """GM: a token for a player (bound to `member`), a spectator, or the GM (renewal).
 
-    role: Literal["player", "spectator"]
+    A maze can span game nights: the GM renews their own token before it expires.
+    """
+
+    role: Literal["gm", "player", "spectator"]
     member: str | None = Field(default=None, min_length=1, max_length=64)
-    ttl_seconds: int = Field(default=12 * 3600, ge=60, le=7 * 24 * 3600)
+    ttl_seconds: int = Field(default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS)
 
     @model_validator(mode="after")
     def _member_for_players(self) -> IssueToken:
         if (self.role == "player") != (self.member is not None):
-            raise ValueError("a player token needs `member`; a spectator token takes none")
+            raise ValueError("a player token needs `member`; GM and spectator tokens take none")
+        return self
+
+
+class RevokeTokens(_Strict):
+    """GM: revoke one token (`token_id`), a member's, a role's, or (none named) every token.
+
+    Every token of the scope issued up to now is refused from then on, on every path;
+    tokens issued later are not affected.
+    """
+
+    token_id: str | None = Field(default=None, pattern=r"^[0-9a-f]{16}$")
+    member: str | None = Field(default=None, min_length=1, max_length=64)
+    role: Literal["gm", "player", "spectator"] | None = None
+
+    @model_validator(mode="after")
+    def _one_scope(self) -> RevokeTokens:
+        if sum(v is not None for v in (self.token_id, self.member, self.role)) > 1:
+            raise ValueError("name at most one of token_id, member and role")
         return self

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 
 from api.sessions.access import now, sessions_of
 from api.sessions.live import live_feed_of
+from api.sessions.revocation import watch_of
 from api.sessions.tokens import RoleToken
 from api.sessions.usecases import MAX_PAGE, feed, viewer_of
 from services.store import RecordedEvent, RedisEventStore
@@ -26,6 +27,8 @@ FINAL_EVENTS = frozenset({"MazeEscaped", "MazeEnded"})
 
 # A safety net: even without a wake-up, look at the stream this often.
 RECHECK_SECONDS = 5.0
+# How often a waiting subscription looks for its token's revocation (seconds).
+REVOCATION_CHECK = 0.25
 
 Render = Callable[[Sequence[RecordedEvent]], Iterable[dict[str, Any]]]
 
@@ -37,18 +40,22 @@ async def follow_stream(
     expires: int,
     after: int,
     render: Render,
+    grant: RoleToken,
     final: frozenset[str] = frozenset(),
 ) -> AsyncIterator[dict[str, Any]]:
     """`render`ed events of `stream` after version `after`, in order, until `expires`.
 
-    The feed completes after an event whose type is in `final` (nothing can follow it).
+    The feed completes after an event whose type is in `final` (nothing can follow it),
+    and raises TokenRevoked within a second of `grant`'s revocation.
     Cancellation (the client left) unregisters the watcher at once: the only await that
     lasts is on an asyncio event.
     """
     last = after
+    revocations = watch_of(conn)
     async with live_feed_of(conn, store).watch(stream) as woken:
         while now() < expires:
             woken.clear()  # before reading, so a wake-up during the read is kept
+            await revocations.ensure_live(conn, stream, grant)
             page = await run_in_threadpool(store.read, stream, last + 1, MAX_PAGE)
             for shown in render(page):
                 yield shown
@@ -58,8 +65,16 @@ async def follow_stream(
                 last = page[-1].version
                 if len(page) == MAX_PAGE:
                     continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), RECHECK_SECONDS)
+            await _wait(woken, lambda: revocations.ensure_live(conn, stream, grant))
+
+
+async def _wait(woken: asyncio.Event, check: Callable[[], Awaitable[None]]) -> None:
+    """Until `woken` (or RECHECK_SECONDS), running `check` every REVOCATION_CHECK seconds."""
+    for _ in range(round(RECHECK_SECONDS / REVOCATION_CHECK)):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(woken.wait(), REVOCATION_CHECK)
+            return
+        await check()
 
 
 def follow(conn: HTTPConnection, grant: RoleToken, after: int) -> AsyncIterator[dict[str, Any]]:
@@ -73,5 +88,6 @@ def follow(conn: HTTPConnection, grant: RoleToken, after: int) -> AsyncIterator[
         grant.expires,
         after,
         lambda page: feed(page, viewer),
+        grant,
         FINAL_EVENTS,
     )

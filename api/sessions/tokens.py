@@ -1,9 +1,12 @@
 """Per-session role tokens: GM, player (bound to one party member) or spectator.
 
 A token is `v1.<payload>.<mac>`: the payload is base64url JSON (tenant, session id,
-role, member, issued-at and expiry, in seconds), the mac an HMAC-SHA256 of it under a key
-derived from the service key (so a token can never pass for a dice commitment or the
-other way round). Tokens are bearer secrets: never log or echo one.
+role, member, issued-at and expiry in seconds, the issue time in milliseconds and a
+random token id), the mac an HMAC-SHA256 of it under a key derived from the service key
+(so a token can never pass for a dice commitment or the other way round). A token has
+one spelling: unpadded base64url whose unused low bits are zero; any other spelling of
+the same bytes is refused. Tokens are bearer secrets: never log or echo one (the token
+id may be shown: it is how a GM names a token to revoke).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import functools
 import hashlib
 import hmac
 import json
+import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from services.errors import DomainError
@@ -22,6 +27,8 @@ from services.errors import DomainError
 Role = Literal["gm", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
 DEFAULT_TTL_SECONDS = 12 * 3600
+MIN_TTL_SECONDS = 60
+MAX_TTL_SECONDS = 30 * 24 * 3600  # a season of game nights (campaigns renew within it)
 MAX_TOKEN_CHARS = 2048
 VERIFIED_CACHE = 1024  # genuine tokens whose grant is remembered, per process
 _PREFIX = "v1"
@@ -49,6 +56,12 @@ class Forbidden(DomainError):
     http_status = 403
 
 
+class TokenRevoked(InvalidToken):
+    """A genuine token the GM has revoked (or the member it was for was removed)."""
+
+    code = "token_revoked"
+
+
 @dataclass(frozen=True, slots=True)
 class RoleToken:
     """What a verified token grants: one role in one session, until `expires`."""
@@ -59,6 +72,13 @@ class RoleToken:
     issued: int
     expires: int
     tenant: str
+    token_id: str | None = None  # None for tokens issued before tokens had ids
+    issued_ms: int = 0
+
+    @property
+    def issued_at_ms(self) -> int:
+        """When it was issued, in ms (a token without `ims`: the end of its second)."""
+        return self.issued_ms or self.issued * 1000 + 999
 
 
 @functools.lru_cache(maxsize=8)
@@ -83,8 +103,12 @@ def issue_token(
     ttl_seconds: int = DEFAULT_TTL_SECONDS,
     *,
     tenant: str,
+    now_ms: int | None = None,
 ) -> str:
-    """A signed token granting `role` (as `member`, for a player) in a tenant's session."""
+    """A signed token granting `role` (as `member`, for a player) in a tenant's session.
+
+    `now_ms` (default: `now` in ms) orders it against revocations made the same second.
+    """
     if (role == "player") != (member is not None):
         raise ValueError("a player token names exactly one member; other roles none")
     claims: dict[str, Any] = {
@@ -92,7 +116,9 @@ def issue_token(
         "sid": session_id,
         "role": role,
         "iat": now,
+        "ims": now * 1000 if now_ms is None else now_ms,
         "exp": now + ttl_seconds,
+        "jti": secrets.token_hex(8),
     }
     if member is not None:
         claims["mem"] = member
@@ -117,7 +143,7 @@ def read_token(secret: bytes, token: str, now: int) -> RoleToken:
 def _verified(secret: bytes, token: str) -> RoleToken:
     """The grant of a genuine token (expired or not); InvalidToken if it is not genuine."""
     parts = token.split(".")
-    if len(parts) != 3 or parts[0] != _PREFIX:
+    if len(parts) != 3 or parts[0] != _PREFIX or not all(map(_canonical, parts[1:])):
         raise InvalidToken("the session token is malformed")
     expected = hmac.new(_key(secret), f"{_PREFIX}.{parts[1]}".encode(), hashlib.sha256).digest()
     try:
@@ -130,20 +156,31 @@ def _verified(secret: bytes, token: str) -> RoleToken:
     return _grant(claims)
 
 
+def _canonical(part: str) -> bool:
+    """Whether `part` is the one spelling of its bytes (no padding, zero unused bits)."""
+    try:
+        return _b64(_unb64(part)) == part
+    except (binascii.Error, ValueError):
+        return False
+
+
 def _grant(claims: dict[str, Any]) -> RoleToken:
     role, member = claims.get("role"), claims.get("mem")
     sid, iat, exp = claims.get("sid"), claims.get("iat"), claims.get("exp")
-    tenant = claims.get("ten")
+    tenant, jti, ims = claims.get("ten"), claims.get("jti"), claims.get("ims", 0)
     if (
         role not in ROLES
         or not isinstance(tenant, str)
         or not isinstance(sid, str)
         or not isinstance(iat, int)
         or not isinstance(exp, int)
+        or not isinstance(ims, int)
+        or not (jti is None or isinstance(jti, str))
         or (role == "player") != isinstance(member, str)
     ):
         raise InvalidToken("the session token is not genuine")
-    return RoleToken(sid, role, member if isinstance(member, str) else None, iat, exp, tenant)
+    member = member if isinstance(member, str) else None
+    return RoleToken(sid, role, member, iat, exp, tenant, jti, ims)
 
 
 def authenticate(
@@ -162,3 +199,29 @@ def authenticate(
     if not hmac.compare_digest(grant.session_id.encode(), session_id.encode()):
         raise Forbidden("this token is for another session")
     return grant
+
+
+def rfc3339(seconds: float) -> str:
+    """A POSIX time as an RFC 3339 UTC timestamp (what `expires_at` fields carry)."""
+    stamp = datetime.fromtimestamp(seconds, UTC)
+    return stamp.isoformat(timespec="milliseconds" if seconds % 1 else "seconds").replace(
+        "+00:00", "Z"
+    )
+
+
+def token_facts(token: str) -> dict[str, str]:
+    """What the holder of a token just issued may know of it: its id and its expiry."""
+    claims = json.loads(_unb64(token.split(".")[1]))
+    return {"token_id": str(claims["jti"]), "expires_at": rfc3339(int(claims["exp"]))}
+
+
+def first_tokens(gm_token: str, spectator_token: str) -> dict[str, str]:
+    """A new table's GM and spectator tokens with their ids and (shared) expiry."""
+    gm, spectator = token_facts(gm_token), token_facts(spectator_token)
+    return {
+        "gm_token": gm_token,
+        "gm_token_id": gm["token_id"],
+        "spectator_token": spectator_token,
+        "spectator_token_id": spectator["token_id"],
+        "expires_at": gm["expires_at"],
+    }

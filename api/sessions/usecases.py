@@ -13,7 +13,8 @@ from typing import Any
 
 from api.sessions.access import scoped_command_id
 from api.sessions.commands import GmCommand, PlayerCommand, authorize
-from api.sessions.requests import CreateSession, IssueToken
+from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
+from api.sessions.revocation import now_ms, revoke
 from api.sessions.tokens import Forbidden, RoleToken, issue_token
 from services.dice import Rng, SystemRng, seeded_rng
 from services.labyrinth import (
@@ -32,7 +33,9 @@ from services.labyrinth.codec import decode_event
 from services.labyrinth.errors import NOT_STARTED, UNKNOWN_PLAYER, LabyrinthError
 from services.store.errors import WrongExpectedVersion
 from services.store.model import RecordedEvent
+from services.store.revocations import Revocations
 from services.store.sessions import SessionService
+from services.store.tables import Tables
 
 MAX_PAGE = 500
 
@@ -89,10 +92,12 @@ def create(
     if request.roll_initiative:
         done = sessions.execute(session_id, RollInitiative(), rng, seen_version=done.version)
     tenant = sessions.store.keys.tenant
+    Tables(sessions.store.client, sessions.store.keys).add("sessions", session_id, now_ms())
+    ttl = request.token_ttl_seconds
     return Created(
         session_id,
-        issue_token(secret, session_id, "gm", now, tenant=tenant),
-        issue_token(secret, session_id, "spectator", now, tenant=tenant),
+        issue_token(secret, session_id, "gm", now, ttl_seconds=ttl, tenant=tenant),
+        issue_token(secret, session_id, "spectator", now, ttl_seconds=ttl, tenant=tenant),
         done.version,
     )
 
@@ -111,7 +116,7 @@ def issue(
     secret: bytes,
     now: int,
 ) -> str:
-    """GM: a player token (for a member of the party) or a spectator token."""
+    """GM: a player token (for a member of the party), a spectator's, or a renewed GM's."""
     if grant.role != "gm":
         raise Forbidden("only the GM issues tokens")
     state = _require_started(sessions, grant.session_id)
@@ -125,6 +130,8 @@ def issue(
         request.member,
         request.ttl_seconds,
         tenant=grant.tenant,
+        # In ms, after any revocation made until now (which covers the same second).
+        now_ms=max(now_ms(), now * 1000),
     )
 
 
@@ -193,3 +200,20 @@ def history(
         "version": store.version(stream),
         "events": feed(page, viewer_of(grant)),
     }
+
+
+def revoke_in_session(
+    sessions: SessionService[MazeState],
+    grant: RoleToken,
+    request: RevokeTokens,
+    secret: bytes,
+) -> dict[str, Any]:
+    """GM: revoke tokens of this session (a member must be one of the party)."""
+    if grant.role != "gm":
+        raise Forbidden("only the GM revokes tokens")
+    if request.member is not None:
+        state = _require_started(sessions, grant.session_id)
+        if request.member not in state.member_ids:
+            raise LabyrinthError(f"unknown party member {request.member!r}", code=UNKNOWN_PLAYER)
+    revocations = Revocations(sessions.store.client, sessions.store.keys)
+    return revoke(revocations, sessions.stream(grant.session_id), grant, request, secret)

@@ -39,6 +39,18 @@ class Keys:
         """The hash holding a stream's latest snapshot."""
         return self._tag(stream) + ":snapshot"
 
+    def revocations(self, stream: str) -> str:
+        """The hash of a stream's revoked role tokens: scope → cutoff (ms)."""
+        return self._tag(stream) + ":revoked"
+
+    def join_code(self, code: str) -> str:
+        """A join code's grant (single use, expiring)."""
+        return f"{PREFIX}:{{{self.tenant}:$join}}:{code}"
+
+    def index(self, kind: str) -> str:
+        """The sorted set of a tenant's tables of one kind (sessions, campaigns) by creation."""
+        return f"{PREFIX}:{{{self.tenant}:$index}}:{kind}"
+
     @property
     def all(self) -> str:
         """The tenant's global log (entry ids 0-<position>)."""

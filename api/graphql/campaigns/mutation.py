@@ -23,8 +23,10 @@ from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.command_result import CommandResult
 from api.graphql.sessions.errors import EXPECTED, as_problem
-from api.graphql.sessions.payloads import CommandPayload
+from api.graphql.sessions.payloads import CommandPayload, RevocationPayload
+from api.graphql.sessions.revocation import TokenRevocation
 from api.sessions.access import now, secret_of
+from api.sessions.requests import RevokeTokens
 
 M = TypeVar("M", bound=BaseModel)
 Id = strawberry.ID
@@ -50,7 +52,7 @@ async def _send(
     """Validate `fields` as `model`, then run the command `build` makes, as the token allows."""
     conn = info.context["request"]
     try:
-        grant = grant_of(conn, str(campaign_id), token, ARGUMENT)
+        grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
         body = model.model_validate(fields)
         # A tagged union's body (the adjustment) carries the command fields on its root.
         inner = getattr(body, "root", body)
@@ -87,11 +89,18 @@ class CampaignMutation:
         cadence: JSON | None = None,
         rules: JSON | None = None,
         supplies: Long | None = None,
+        token_ttl_seconds: Long | None = None,
     ) -> CreateCampaignPayload:
         conn = info.context["request"]
         try:
             request = rq.CreateCampaign.model_validate(
-                _fields(name=name, cadence=cadence, rules=rules, supplies=supplies)
+                _fields(
+                    name=name,
+                    cadence=cadence,
+                    rules=rules,
+                    supplies=supplies,
+                    token_ttl_seconds=token_ttl_seconds,
+                )
             )
             created = await run_in_threadpool(
                 usecases.create,
@@ -118,7 +127,7 @@ class CampaignMutation:
     ) -> CampaignTokenPayload:
         conn = info.context["request"]
         try:
-            grant = grant_of(conn, str(campaign_id), token, ARGUMENT)
+            grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
             request = rq.IssueCampaignToken.model_validate(
                 _fields(role=role, runner=runner, ttl_seconds=ttl_seconds)
             )
@@ -128,6 +137,32 @@ class CampaignMutation:
         except EXPECTED as exc:
             return as_problem(exc)
         return CampaignToken.from_domain(issued, request)
+
+    @strawberry.mutation(
+        description="GM: revoke one token (`tokenId`), a runner's, a role's, or (none named) "
+        "every token of the campaign issued until now."
+    )
+    async def revoke_campaign_tokens(
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        token_id: str | None = None,
+        runner: str | None = None,
+        role: str | None = None,
+    ) -> RevocationPayload:
+        conn = info.context["request"]
+        try:
+            grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
+            request = RevokeTokens.model_validate(
+                {"token_id": token_id, "member": runner, "role": role}
+            )
+            result = await run_in_threadpool(
+                usecases.revoke_in_campaign, campaigns_of(conn), grant, request, secret_of(conn)
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return TokenRevocation.from_domain(result)
 
     @strawberry.mutation(description="GM: a runner joins with a The Maze character sheet.")
     async def add_campaign_runner(
@@ -255,7 +290,7 @@ class CampaignMutation:
     ) -> CommandPayload:
         conn = info.context["request"]
         try:
-            grant = grant_of(conn, str(campaign_id), token, ARGUMENT)
+            grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
             request = rq.Advance.model_validate(_fields(through=through))
             result = await run_in_threadpool(
                 usecases.advance, campaigns_of(conn), clock_of(conn), grant, request, clock_now()

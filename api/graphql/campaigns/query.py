@@ -35,7 +35,7 @@ class CampaignQuery:
     async def campaign(self, info: Info, id: strawberry.ID, token: str) -> CampaignViewPayload:
         conn = info.context["request"]
         try:
-            grant = grant_of(conn, str(id), token, ARGUMENT)
+            grant = await grant_of(conn, str(id), token, ARGUMENT)
             looked = await run_in_threadpool(usecases.look, campaigns_of(conn), grant)
         except EXPECTED as exc:
             return as_problem(exc)
@@ -50,7 +50,7 @@ class CampaignQuery:
         if refused is not None:
             return refused
         try:
-            grant = grant_of(conn, str(id), token, ARGUMENT)
+            grant = await grant_of(conn, str(id), token, ARGUMENT)
             page = await run_in_threadpool(
                 usecases.history, campaigns_of(conn), grant, after, limit
             )
@@ -69,7 +69,7 @@ class CampaignQuery:
         if refused is not None:
             return refused
         try:
-            grant = grant_of(conn, str(id), token, ARGUMENT)
+            grant = await grant_of(conn, str(id), token, ARGUMENT)
             page = await run_in_threadpool(usecases.ticks, campaigns_of(conn), grant, after, limit)
         except EXPECTED as exc:
             return as_problem(exc)

@@ -19,6 +19,7 @@ from api.graphql.context import Info, connection_param
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
+from api.sessions.tokens import InvalidToken
 
 START = Long(0)  # the beginning of a campaign: every event
 
@@ -43,11 +44,14 @@ class CampaignSubscription:
             return
         try:
             authenticate_connection(conn, connection_param(info, "api_key"))
-            grant = grant_of(
+            grant = await grant_of(
                 conn, str(campaign_id), token or connection_param(info, "token"), CONNECTION
             )
         except EXPECTED as exc:
             yield as_problem(exc)
             return
-        async for shown in follow(conn, grant, after):
-            yield CampaignEvent.from_domain(shown)
+        try:
+            async for shown in follow(conn, grant, after):
+                yield CampaignEvent.from_domain(shown)
+        except InvalidToken as exc:  # revoked while open: say so, then complete
+            yield as_problem(exc)

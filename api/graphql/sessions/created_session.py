@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from api.sessions.tokens import first_tokens
 from api.sessions.usecases import Created
 
 
@@ -11,7 +12,10 @@ from api.sessions.usecases import Created
 class CreatedSession:
     session_id: strawberry.ID
     gm_token: str
+    gm_token_id: str
     spectator_token: str
+    spectator_token_id: str
+    expires_at: str = strawberry.field(description="When both tokens expire (RFC 3339, UTC).")
     version: int
 
     @classmethod
@@ -19,7 +23,6 @@ class CreatedSession:
         """From the use case's result."""
         return cls(
             session_id=strawberry.ID(created.session_id),
-            gm_token=created.gm_token,
-            spectator_token=created.spectator_token,
+            **first_tokens(created.gm_token, created.spectator_token),
             version=created.version,
         )

@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.graphql.context import Info
+from api.graphql.scalars import Long
 from api.graphql.sessions.created_session import CreatedSession
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.inputs import PartyMemberInput
@@ -19,13 +20,15 @@ from api.graphql.sessions.overrides import GmOverrideMutation, SeenVersion
 from api.graphql.sessions.payloads import (
     CommandPayload,
     CreateSessionPayload,
+    RevocationPayload,
     SessionTokenPayload,
 )
+from api.graphql.sessions.revocation import TokenRevocation
 from api.graphql.sessions.sending import send_fields
 from api.graphql.sessions.session_token import SessionToken
 from api.sessions import usecases
 from api.sessions.access import grant_of, now, secret_of, sessions_of
-from api.sessions.requests import CreateSession, IssueToken
+from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
 
 
 @strawberry.type
@@ -39,12 +42,15 @@ class SessionMutation(GmOverrideMutation):
         definition: JSON | None = None,
         seed: str | None = None,
         roll_initiative: bool = True,
+        token_ttl_seconds: Long | None = None,
     ) -> CreateSessionPayload:
         conn = info.context["request"]
         body: dict[str, Any] = {
             "party": [m.to_dict() for m in party],
             "roll_initiative": roll_initiative,
         }
+        if token_ttl_seconds is not None:
+            body["token_ttl_seconds"] = token_ttl_seconds
         body.update(
             {k: v for k, v in (("preset", preset), ("definition", definition), ("seed", seed)) if v}
         )
@@ -57,7 +63,10 @@ class SessionMutation(GmOverrideMutation):
             return as_problem(exc)
         return CreatedSession.from_domain(created)
 
-    @strawberry.mutation(description="GM: a token for a player (bound to `member`) or spectator.")
+    @strawberry.mutation(
+        description="GM: a token for a player (bound to `member`), a spectator, or the GM "
+        "(renewal), lasting `ttlSeconds`."
+    )
     async def issue_session_token(
         self,
         info: Info,
@@ -65,17 +74,47 @@ class SessionMutation(GmOverrideMutation):
         token: str,
         role: str,
         member: str | None = None,
+        ttl_seconds: Long | None = None,
     ) -> SessionTokenPayload:
         conn = info.context["request"]
         try:
-            grant = grant_of(conn, str(session_id), token)
-            request = IssueToken.model_validate({"role": role, "member": member})
+            grant = await grant_of(conn, str(session_id), token)
+            fields: dict[str, Any] = {"role": role, "member": member}
+            if ttl_seconds is not None:
+                fields["ttl_seconds"] = ttl_seconds
+            request = IssueToken.model_validate(fields)
             issued = await run_in_threadpool(
                 usecases.issue, sessions_of(conn), grant, request, secret_of(conn), now()
             )
         except EXPECTED as exc:
             return as_problem(exc)
         return SessionToken.from_domain(issued, request)
+
+    @strawberry.mutation(
+        description="GM: revoke one token (`tokenId`), a member's, a role's, or (none named) "
+        "every token of the session issued until now."
+    )
+    async def revoke_session_tokens(
+        self,
+        info: Info,
+        session_id: strawberry.ID,
+        token: str,
+        token_id: str | None = None,
+        member: str | None = None,
+        role: str | None = None,
+    ) -> RevocationPayload:
+        conn = info.context["request"]
+        try:
+            grant = await grant_of(conn, str(session_id), token)
+            request = RevokeTokens.model_validate(
+                {"token_id": token_id, "member": member, "role": role}
+            )
+            result = await run_in_threadpool(
+                usecases.revoke_in_session, sessions_of(conn), grant, request, secret_of(conn)
+            )
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return TokenRevocation.from_domain(result)
 
     @strawberry.mutation(
         description="Send a command ({type: FlipCard, player, card, ...}) as the token allows."

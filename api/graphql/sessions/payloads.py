@@ -10,6 +10,7 @@ from api.graphql.problem import Problem
 from api.graphql.sessions.command_result import CommandResult
 from api.graphql.sessions.created_session import CreatedSession
 from api.graphql.sessions.event_page import SessionEventPage
+from api.graphql.sessions.revocation import TokenRevocation
 from api.graphql.sessions.session_event import SessionEvent
 from api.graphql.sessions.session_token import SessionToken
 from api.graphql.sessions.session_view import SessionView
@@ -19,6 +20,9 @@ CreateSessionPayload: TypeAlias = Annotated[
 ]
 SessionTokenPayload: TypeAlias = Annotated[
     SessionToken | Problem, strawberry.union("SessionTokenPayload")
+]
+RevocationPayload: TypeAlias = Annotated[
+    TokenRevocation | Problem, strawberry.union("RevocationPayload")
 ]
 CommandPayload: TypeAlias = Annotated[CommandResult | Problem, strawberry.union("CommandPayload")]
 SessionViewPayload: TypeAlias = Annotated[

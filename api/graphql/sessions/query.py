@@ -27,7 +27,7 @@ class SessionQuery:
     ) -> SessionViewPayload:
         conn = info.context["request"]
         try:
-            grant = grant_of(conn, str(id), token)
+            grant = await grant_of(conn, str(id), token)
             looked = await run_in_threadpool(usecases.look, sessions_of(conn), grant, as_gm)
         except EXPECTED as exc:
             return as_problem(exc)
@@ -41,7 +41,7 @@ class SessionQuery:
         if after < 0 or not 1 <= limit <= MAX_PAGE:
             return Problem(code="invalid_request", message=f"after ≥ 0 and 1 ≤ limit ≤ {MAX_PAGE}")
         try:
-            grant = grant_of(conn, str(id), token)
+            grant = await grant_of(conn, str(id), token)
             page = await run_in_threadpool(usecases.history, sessions_of(conn), grant, after, limit)
         except EXPECTED as exc:
             return as_problem(exc)

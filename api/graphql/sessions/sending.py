@@ -29,7 +29,7 @@ async def send_fields(
     """Validate `fields` as the REST body would and send it with the token's rights."""
     conn = info.context["request"]
     try:
-        grant = grant_of(conn, session_id, token)
+        grant = await grant_of(conn, session_id, token)
         if seen_version is not None:
             fields["seen_version"] = seen_version
         if command_id is not None:

@@ -21,6 +21,7 @@ from api.graphql.sessions.payloads import SessionEventPayload
 from api.graphql.sessions.session_event import SessionEvent
 from api.sessions.access import grant_of
 from api.sessions.stream import follow
+from api.sessions.tokens import InvalidToken
 
 START = Long(0)  # the beginning of a session: every event
 
@@ -39,9 +40,12 @@ class Subscription:
             return
         try:
             authenticate_connection(conn, connection_param(info, "api_key"))
-            grant = grant_of(conn, str(session_id), token or connection_param(info, "token"))
+            grant = await grant_of(conn, str(session_id), token or connection_param(info, "token"))
         except EXPECTED as exc:
             yield as_problem(exc)
             return
-        async for shown in follow(conn, grant, after):
-            yield SessionEvent.from_domain(shown)
+        try:
+            async for shown in follow(conn, grant, after):
+                yield SessionEvent.from_domain(shown)
+        except InvalidToken as exc:  # revoked while open: say so, then complete
+            yield as_problem(exc)

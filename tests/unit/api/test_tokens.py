@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 
 from api.sessions.tokens import (
+    DEFAULT_TTL_SECONDS,
     Forbidden,
     InvalidToken,
     SessionNotFound,
     authenticate,
     issue_token,
     read_token,
+    rfc3339,
+    token_facts,
 )
 
 KEY = b"k" * 32
@@ -81,3 +84,41 @@ def test_refusals_never_echo_the_token() -> None:
     with pytest.raises(InvalidToken) as caught:
         read_token(b"y" * 32, token, NOW)
     assert token not in str(caught.value) and token.split(".")[1] not in str(caught.value)
+
+
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _respelled(part: str) -> str | None:
+    """The same bytes under another spelling (the last character's unused bits set), if any."""
+    unused = {2: 4, 3: 2}.get(len(part) % 4, 0)  # base64 chars left over → unused low bits
+    if not unused:
+        return None
+    index = _ALPHABET.index(part[-1])
+    return part[:-1] + _ALPHABET[index | ((1 << unused) - 1)]
+
+
+def test_a_token_has_one_spelling() -> None:
+    token = issue_token(KEY, "s1", "gm", NOW, tenant="t")
+    assert read_token(KEY, token, NOW).role == "gm"
+    prefix, payload, mac = token.split(".")
+    padded = [f"{token}=", f"{prefix}.{payload}=.{mac}", f"{token}=="]
+    respelled = [f"{prefix}.{alt}.{mac}" if alt else None for alt in [_respelled(payload)]] + [
+        f"{prefix}.{payload}.{alt}" if alt else None for alt in [_respelled(mac)]
+    ]
+    spellings = padded + [s for s in respelled if s is not None and s != token]
+    assert len(spellings) >= 4, "the test needs a part with unused bits"
+    for other in spellings:
+        with pytest.raises(InvalidToken):
+            read_token(KEY, other, NOW)
+
+
+def test_tokens_carry_a_fresh_id_and_their_issue_time_in_ms() -> None:
+    first = read_token(KEY, issue_token(KEY, "s1", "gm", NOW, tenant="t"), NOW)
+    second = issue_token(KEY, "s1", "gm", NOW, tenant="t", now_ms=NOW * 1000 + 7)
+    again = read_token(KEY, second, NOW)
+    assert first.token_id and again.token_id and first.token_id != again.token_id
+    assert (first.issued_at_ms, again.issued_at_ms) == (NOW * 1000, NOW * 1000 + 7)
+    facts = token_facts(second)
+    assert facts["token_id"] == again.token_id
+    assert facts["expires_at"] == rfc3339(NOW + DEFAULT_TTL_SECONDS)

@@ -1,0 +1,53 @@
+"""Revoked role tokens, per stream (a session or a campaign), kept in Redis.
+
+A revocation is a scope and a cutoff in milliseconds: every token of that scope issued
+at or before the cutoff is refused. Scopes are `token:<id>` (one token), `member:<id>`
+(a player's seat or a runner), `role:<role>` and `all`. The hash shares its stream's
+hash tag (one slot on a cluster) and expires once every token it could name has expired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import redis
+
+from services.store.keys import Keys
+
+# Past any token's lifetime (api/sessions/tokens.MAX_TTL_SECONDS), with a margin.
+KEEP_SECONDS = 31 * 24 * 3600
+
+# Atomic: a later cutoff wins, an earlier one never shortens a revocation.
+_REVOKE = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current or tonumber(current) < tonumber(ARGV[2]) then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+
+class Revocations:
+    """The revocations of one tenant's streams."""
+
+    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+        self.client = client
+        self.keys = keys
+        self._revoke = client.register_script(_REVOKE)
+
+    def revoke(self, stream: str, scope: str, cutoff_ms: int) -> None:
+        """Refuse every token of `scope` issued at or before `cutoff_ms` (kept if later)."""
+        self._revoke(keys=[self.keys.revocations(stream)], args=[scope, cutoff_ms, KEEP_SECONDS])
+
+    def cutoffs(self, stream: str, scopes: Sequence[str]) -> list[int | None]:
+        """The cutoff of each scope (None: never revoked)."""
+        if not scopes:
+            return []
+        found = self.client.hmget(self.keys.revocations(stream), list(scopes))
+        return [None if v is None else int(v) for v in found]
+
+    def table(self, stream: str) -> dict[str, int]:
+        """Every revocation of a stream: scope → cutoff (ms)."""
+        found = self.client.hgetall(self.keys.revocations(stream))
+        return {k.decode() if isinstance(k, bytes) else str(k): int(v) for k, v in found.items()}
