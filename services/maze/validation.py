@@ -147,9 +147,7 @@ def lose_partner(party: Sequence[Character], partner: str) -> list[Character]:
 
 def bonded_to(character: Character, partner: str) -> bool:
     """Whether losing `partner` (a character name) ends this character's Buddy trait."""
-    return partner in character.buddies or (
-        character.name == partner and BUDDY in character.traits
-    )
+    return partner in character.buddies or (character.name == partner and BUDDY in character.traits)
 
 
 def drop_buddy(character: Character) -> Character:

@@ -38,7 +38,11 @@ def busy_table() -> Table:
     table.do(cmd.SetCadence(cadence=cadence, at=1_700_100_000.5))
     table.tick()
     table.tick()
-    table.do(cmd.EndRun(run="r1", results=(cmd.RunResult(runner="c", injuries=(Injury.GRAVE,), died=True),)))
+    table.do(
+        cmd.EndRun(
+            run="r1", results=(cmd.RunResult(runner="c", injuries=(Injury.GRAVE,), died=True),)
+        )
+    )
     table.do(cmd.RemoveRunner(runner="b", reason="escaped"))
     table.do(cmd.EndCampaign())
     return table
