@@ -104,7 +104,7 @@ class CheckRequest(Roller):
 
 
 class LootRequest(Roller):
-    """A loot check: no DC, no tokens (refused), no half; the class of loot is read from `rules.loot_chart`."""
+    """A loot check: no DC, no tokens or half (refused); the class comes from `rules.loot_chart`."""
 
     rules: MazeRules = DEFAULT_RULES
     content_pack: ContentPack | None = None

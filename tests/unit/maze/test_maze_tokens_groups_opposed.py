@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from services.dice import seeded_rng
 from services.maze import usecases
-from services.maze.bands import BANDS, BandName, band_for, rank
+from services.maze.bands import BANDS, BandName, rank
 from services.maze.checks import CheckSpec, half_score, resolve_check
 from services.maze.effects import Effect
 from services.maze.errors import MazeError
@@ -23,7 +23,6 @@ from services.maze.group_odds import dice_sum_at_most, group_odds
 from services.maze.opposed import Side, opposed_odds, resolve_opposed
 from services.maze.requests import GroupRequest, LootRequest, OpposedRequest
 from services.maze.rules import MazeRules
-from services.maze.traits import CheckKind
 from tests.unit.maze.scripted import ScriptedRng
 
 DICE = st.sampled_from([4, 6, 8, 10, 12])
