@@ -103,7 +103,7 @@ def test_reach_lists_exactly_the_fewest_tokens_that_reach_each_band(
     reach = resolve_check(spec, seeded_rng(seed), 0, take_half, rules).reach
     for n in range(0, 20):
         assert with_tokens(n)[1] == margin0 + n
-    minimal = {}
+    minimal: dict[BandName, int] = {}
     for n in range(0, 40):
         minimal.setdefault(with_tokens(n)[0], n)
     better = {b: n for b, n in minimal.items() if rank(b) < rank(band0)}
