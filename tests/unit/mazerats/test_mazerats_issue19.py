@@ -19,7 +19,6 @@ from services.mazerats.encounters import Side
 from services.mazerats.generator import generate_character
 from services.mazerats.play_requests import CastRequest, InitiativeRequest
 from services.mazerats.requests import CharacterRequest
-from services.mazerats.tables import character as t
 from services.mazerats.usecases import create_character, initiative
 
 
