@@ -26,8 +26,8 @@ class GroupOdds(MazeModel):
     exact: bool
 
 
-def dice_sum_at_most(dice: Sequence[int], top: int) -> list[Fraction]:
-    """P(the sum of exploding dice ≤ n) for n in 0..top, exactly.
+def _cumulative(dice: Sequence[int], top: int) -> tuple[list[int], int]:
+    """(c, scale) with c[n] / scale = P(the sum of exploding dice ≤ n), n in 0..top.
 
     One exploding d`s` has the generating function (x + … + x^(s−1)) / (s − x^s): a face
     r < s with probability 1/s, each explosion one more factor x^s/s. Multiplying the
@@ -44,18 +44,22 @@ def dice_sum_at_most(dice: Sequence[int], top: int) -> list[Fraction]:
         prefix = [0]
         for value in series:
             prefix.append(prefix[-1] + value)
-        # shifted[n] = Σ_{r=1}^{s−1} series[n − r]
-        shifted = [prefix[n] - prefix[max(0, n - s + 1)] for n in range(top + 1)]
         out = [0] * (top + 1)
         for n in range(top + 1):
-            out[n] = shifted[n] * lift + (out[n - s] // s if n >= s else 0)
+            shifted = prefix[n] - prefix[max(0, n - s + 1)]  # Σ_{r=1}^{s−1} series[n − r]
+            out[n] = shifted * lift + (out[n - s] // s if n >= s else 0)
         series, scale = out, scale * s**e
-    cdf: list[Fraction] = []
-    running = 0
+    running, cumulative = 0, []
     for value in series:
         running += value
-        cdf.append(Fraction(running, scale))
-    return cdf
+        cumulative.append(running)
+    return cumulative, scale
+
+
+def dice_sum_at_most(dice: Sequence[int], top: int) -> list[Fraction]:
+    """P(the sum of exploding dice ≤ n) for n in 0..top, exactly."""
+    cumulative, scale = _cumulative(dice, top)
+    return [Fraction(c, scale) for c in cumulative]
 
 
 def _sum_odds(members: Sequence[CheckSpec], dc: int) -> GroupOdds:
@@ -64,11 +68,11 @@ def _sum_odds(members: Sequence[CheckSpec], dc: int) -> GroupOdds:
     lows = [b.low for b in BANDS if b.low is not None]
     # P(total ≥ t) = 1 − P(Σ dice ≤ t − 1 − shift); only thresholds up to DC + 9 matter.
     top = max(0, dc + max(lows) - 1 - shift)
-    cdf = dice_sum_at_most([m.die for m in members], top)
+    cumulative, scale = _cumulative([m.die for m in members], top)
 
     def at_least(t: int) -> Fraction:
         below = t - 1 - shift
-        return Fraction(1) if below < 0 else 1 - cdf[below]
+        return Fraction(1) if below < 0 else 1 - Fraction(cumulative[below], scale)
 
     bands: dict[BandName, Fraction] = {}
     above = Fraction(0)
