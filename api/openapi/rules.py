@@ -47,7 +47,13 @@ MAZE: list[Row] = [
         LootRequest,
         "classes:object",
     ),
-    ("group-checks", "mazeGroup", "Roll a group check", GroupBody, "success odds:object"),
+    (
+        "group-checks",
+        "mazeGroup",
+        "Roll a group check",
+        GroupBody,
+        "success tokens_awarded:array odds:object",
+    ),
     ("opposed", "mazeOpposed", "Roll an opposed check", OpposedBody, "odds:object"),
     (
         "characters/validate",
@@ -154,6 +160,14 @@ MAZERATS: list[Row] = [
     ("characters", "ratsCharacter", "Generate a character", rats.CharacterRequest, "seed:string"),
     ("sigils", "ratsSigils", "Generate sigils", rats.SigilRequest, "sigils:array"),
     ("spell-costs", "ratsSpellCost", "HP cost of a spell", SpellRequest, "cost tier"),
+    (
+        "spell-casts",
+        "ratsSpellCast",
+        "Cast a spell: HP lost, corruption save",
+        play.CastRequest,
+        "price:object actions:integer hp:integer dead:boolean corrupted:boolean "
+        "corruption_save:object? resist_odds:chance?",
+    ),
     ("market", "ratsMarket", "The market's wares", None, "wares:array"),
     ("hirelings", "ratsHirelings", "Hirelings for hire", None, "hirelings:array"),
 ]

@@ -12,22 +12,18 @@ from starlette.routing import BaseRoute, Route
 from api.bodies import read_model
 from api.rendering import chance
 from services.dice import new_seed, seeded_rng
+from services.mazerats import usecases
 from services.mazerats.advancement import level_up, standing
+from services.mazerats.casting import cast_spell
 from services.mazerats.combat import AttackOdds, attack_odds, check_attack_allowed, roll_attack
-from services.mazerats.encounters import (
-    morale_check_due,
-    roll_initiative,
-    roll_morale,
-    roll_reaction,
-    surprised_skips_first_turn,
-)
-from services.mazerats.generator import generate_character
+from services.mazerats.encounters import morale_check_due, roll_morale, roll_reaction
 from services.mazerats.healing import heal
 from services.mazerats.levels import sigil_slots
 from services.mazerats.magic import generate_sigils
 from services.mazerats.market import HIRELINGS, MARKET
 from services.mazerats.opposed import OpposedOdds, opposed_odds, roll_opposed
 from services.mazerats.play_requests import (
+    CastRequest,
     HealRequest,
     InitiativeRequest,
     InscribeRequest,
@@ -130,14 +126,7 @@ async def character(request: Request) -> JSONResponse:
     """POST /v1/mazerats/characters: a generated character, reproducible from its seed."""
     body = await read_model(request, CharacterRequest)
     seed = body.seed or new_seed()
-    sheet = generate_character(
-        seeded_rng(seed),
-        seed=seed,
-        name=body.name,
-        gear_package=body.gear_package,
-        unique_items=body.unique_items,
-    )
-    return _json(sheet.model_dump(mode="json"))
+    return _dump(usecases.create_character(body, seeded_rng(seed), seed))
 
 
 async def sigils(request: Request) -> JSONResponse:
@@ -152,6 +141,15 @@ async def spell(request: Request) -> JSONResponse:
     """POST /v1/mazerats/spell-costs: the HP cost of a spell and its tier."""
     body = await read_model(request, SpellRequest)
     return _json(spell_cost(body).model_dump(mode="json"))
+
+
+async def spell_cast(request: Request) -> JSONResponse:
+    """POST /v1/mazerats/spell-casts: cast a spell; HP lost, death, corruption save."""
+    body = await read_model(request, CastRequest)
+    seed = body.seed or new_seed()
+    cast = cast_spell(body, seeded_rng(seed))
+    odds = None if cast.resist_odds is None else chance(cast.resist_odds)
+    return _dump(cast, resist_odds=odds, seed=seed)
 
 
 async def market(request: Request) -> JSONResponse:
@@ -200,11 +198,7 @@ async def initiative(request: Request) -> JSONResponse:
     """POST /v1/mazerats/initiative: the side acting first; surprised characters' saves."""
     body = await read_model(request, InitiativeRequest)
     seed = body.seed or new_seed()
-    rng = seeded_rng(seed)
-    first = roll_initiative(rng, body.surprised)
-    skips = [surprised_skips_first_turn(rng, will) for will in body.surprised_wills]
-    surprised = [{"save": s.model_dump(mode="json"), "skips_first_turn": k} for s, k in skips]
-    return _dump(first, surprised=surprised, seed=seed)
+    return _dump(usecases.initiative(body, seeded_rng(seed)), seed=seed)
 
 
 async def healing(request: Request) -> JSONResponse:
@@ -272,6 +266,7 @@ routes: list[BaseRoute] = [
     Route("/mazerats/characters", character, methods=["POST"]),
     Route("/mazerats/sigils", sigils, methods=["POST"]),
     Route("/mazerats/spell-costs", spell, methods=["POST"]),
+    Route("/mazerats/spell-casts", spell_cast, methods=["POST"]),
     Route("/mazerats/market", market, methods=["GET"]),
     Route("/mazerats/hirelings", hirelings, methods=["GET"]),
 ]

@@ -32,6 +32,7 @@ from services.campaign.model import (
     Runner,
     next_injury_id,
 )
+from services.campaign.partners import buddies_lost
 from services.campaign.runs import choose_activity, end_run
 from services.campaign.state import CampaignState
 from services.campaign.tick import resolve_downtime
@@ -102,7 +103,9 @@ def decide(state: CampaignState, command: cmd.Command, rng: Rng) -> list[Event]:
         case cmd.StartRun():
             return [_start_run(state, command)]
         case cmd.EndRun():
-            return [end_run(state, command)]
+            ended = end_run(state, command)
+            dead = [a.runner for a in ended.results if a.status == "dead"]
+            return [ended, *buddies_lost(state, dead)]
         case cmd.AdjustSupplies():
             before = state.supplies
             after = min(state.rules.supplies_max, max(0, before + command.delta))
@@ -179,7 +182,8 @@ def _advance(state: CampaignState, command: cmd.AdvanceDowntime, rng: Rng) -> li
         )
     if command.scheduled and command.index >= target_downtime(state, command.at):
         return []  # not due (any more) by the cadence now in force
-    return [resolve_downtime(state, command.index, _time(command.at), rng)]
+    tick = resolve_downtime(state, command.index, _time(command.at), rng)
+    return [tick, *buddies_lost(state, (t.runner for t in tick.runners if t.died))]
 
 
 def check_sheet(character: Character, state: CampaignState) -> None:

@@ -180,6 +180,14 @@ class DowntimePassed:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BuddyLost:
+    """A runner died: these runners (the dead partner among them) lose the Buddy trait."""
+
+    partner: str
+    runners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CampaignEnded:
     reason: str
     downtime: int
@@ -197,6 +205,7 @@ Event = (
     | InjuryRecorded
     | CadenceSet
     | DowntimePassed
+    | BuddyLost
     | CampaignEnded
 )
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from services.campaign import events as ev
 from services.campaign.model import Choice, Runner
+from services.campaign.partners import without_buddy
 from services.campaign.state import CampaignState
 
 
@@ -106,6 +107,10 @@ def evolve(state: CampaignState, event: ev.Event) -> CampaignState:
                 choices=(),
                 last_tick_at=event.at,
             )
+        case ev.BuddyLost():
+            lost = set(event.runners)
+            runners = tuple(without_buddy(r) if r.id in lost else r for r in state.runners)
+            return replace(state, runners=runners)
         case ev.CampaignEnded():
             return replace(state, ended=True, end_reason=event.reason)
     raise TypeError(f"not a campaign event: {type(event).__name__}")

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from services.dice import Rng, roll
 from services.maze.abilities import Ability, AnyDie
-from services.maze.bands import BandName, band_for, better_bands, rank, tokens_awarded
+from services.maze.bands import BY_NAME, BandName, band_for, better_bands, tokens_awarded
 from services.maze.catalog import Catalog
 from services.maze.character import Character
 from services.maze.effects import (
@@ -64,7 +64,11 @@ class Reach(MazeModel):
 
 
 class CheckOutcome(MazeModel):
-    """A resolved check: score (die + modifier or half), tokens spent, total and band."""
+    """A resolved check: score (die + modifier or half), tokens spent, total and band.
+
+    `total` is DC + `margin`, the total the band is read from: score + tokens for a roll;
+    for a taken half, the margin its level counts as (`half_margin`) plus the tokens.
+    """
 
     spec: CheckSpec
     rolled: bool
@@ -151,12 +155,26 @@ def half_score(spec: CheckSpec) -> int:
 
 
 def half_band(spec: CheckSpec, rules: MazeRules = DEFAULT_RULES) -> BandName:
-    """The level taking half gives (rules.half_level; by default its margin's band)."""
-    if rules.half_level == "small_success":
-        return BandName.SMALL_SUCCESS
-    if rules.half_level == "success":
-        return BandName.SUCCESS
-    return band_for(half_score(spec) - spec.dc).name
+    """The level taking half gives (rules.half_level; by default the chart's Success)."""
+    return band_for(half_margin(spec, rules)).name
+
+
+def half_margin(spec: CheckSpec, rules: MazeRules = DEFAULT_RULES) -> int:
+    """The margin a taken half counts as before tokens: its own, moved to the nearest
+    margin of the level the rules give it.
+
+    Tokens then add one point each to this margin, so "a token is worth one point" holds
+    after taking half too: d12+6 vs DC 3 (half 12, 9 over) counts as a Success at 4 over,
+    and one token makes it a Major success at 5 over, never an Incredible one.
+    """
+    margin = half_score(spec) - spec.dc
+    if rules.half_level == "margin":
+        return margin
+    level = BY_NAME[
+        BandName.SMALL_SUCCESS if rules.half_level == "small_success" else BandName.SUCCESS
+    ]
+    assert level.low is not None and level.high is not None
+    return min(max(margin, level.low), level.high)
 
 
 def roll_die(spec: CheckSpec, rng: Rng) -> tuple[int, tuple[Throw, ...]]:
@@ -228,18 +246,17 @@ def resolve_check(
     if take_half:
         check_half(spec)
         score = half_score(spec)
+        # The half counts as the level the rules give it; tokens add to that margin.
+        before = half_margin(spec, rules)
     else:
         score, dice = roll_die(spec, rng)
-    total = score + tokens
-    margin = total - spec.dc
+        before = score - spec.dc
+    margin = before + tokens
+    total = spec.dc + margin
     band = band_for(margin).name
-    if take_half:
-        # The half's level is set by the rules; tokens may still raise it by its margin.
-        level = half_band(spec, rules)
-        band = level if tokens == 0 else min(band, level, key=rank)
     reach: tuple[Reach, ...] = ()
     if spec.kind not in NO_TOKENS:
-        reach = tuple(Reach(band=b.name, tokens=n) for b, n in better_bands(score - spec.dc))
+        reach = tuple(Reach(band=b.name, tokens=n) for b, n in better_bands(before))
     return CheckOutcome(
         spec=spec,
         rolled=not take_half,

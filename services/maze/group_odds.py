@@ -1,11 +1,10 @@
-"""Exact (or error-bounded) odds of a group check under either group mode."""
+"""Exact odds of a group check under either group mode, for every allowed group size."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
 
-from services.dice import probability
 from services.maze.bands import BANDS, BandName
 from services.maze.checks import CheckSpec
 from services.maze.exploding import p_at_least
@@ -16,7 +15,8 @@ from services.maze.rules import DEFAULT_RULES, MazeRules
 class GroupOdds(MazeModel):
     """P(the group succeeds) and, in `sum` mode, P(each band of the summed margin).
 
-    Every probability is within `error_bound` of the value given (0: exact).
+    Every probability is exact (`error_bound` 0, `exact` true; the fields are kept for
+    clients that read them).
     """
 
     mode: str
@@ -26,34 +26,53 @@ class GroupOdds(MazeModel):
     exact: bool
 
 
-def _sum_tails(members: Sequence[CheckSpec]) -> tuple[dict[int, Fraction], Fraction, int]:
-    """P(sum ≥ t) as a function table for the band thresholds' use: (pmf, error, tail_lo).
+def _cumulative(dice: Sequence[int], top: int) -> tuple[list[int], int]:
+    """(c, scale) with c[n] / scale = P(the sum of exploding dice ≤ n), n in 0..top.
 
-    One member is the closed form; more go through the dice engine's exact enumeration,
-    whose unenumerated tail (all of it above every enumerated value) is the error.
+    One exploding d`s` has the generating function (x + … + x^(s−1)) / (s − x^s): a face
+    r < s with probability 1/s, each explosion one more factor x^s/s. Multiplying the
+    series by one die is a shift-and-add by the numerator, then the division by
+    s − x^s, the recurrence b[n] = (a[n] + b[n−s]) / s. Kept as integers over a common
+    denominator (s^E per die, E = top // s + 1, so every division is exact), each die
+    costs O(top) additions however many dice there are: 16 members are as cheap as 2.
     """
-    expr = " + ".join(f"1d{m.die}!{m.modifier:+d}" for m in members)
-    dist = probability(expr).dist
-    pmf = {v: Fraction(w, dist.den) for v, w in dist.pmf.items()}
-    tail_lo = int(dist.tlo) if dist.tail else max(dist.pmf) + 1
-    return pmf, Fraction(dist.tail, dist.den), tail_lo
+    series = [1] + [0] * top  # series[n] / scale = P(the dice so far sum to n)
+    scale = 1
+    for s in dice:
+        e = top // s + 1
+        lift = s ** (e - 1)
+        prefix = [0]
+        for value in series:
+            prefix.append(prefix[-1] + value)
+        out = [0] * (top + 1)
+        for n in range(top + 1):
+            shifted = prefix[n] - prefix[max(0, n - s + 1)]  # Σ_{r=1}^{s−1} series[n − r]
+            out[n] = shifted * lift + (out[n - s] // s if n >= s else 0)
+        series, scale = out, scale * s**e
+    running, cumulative = 0, []
+    for value in series:
+        running += value
+        cumulative.append(running)
+    return cumulative, scale
+
+
+def dice_sum_at_most(dice: Sequence[int], top: int) -> list[Fraction]:
+    """P(the sum of exploding dice ≤ n) for n in 0..top, exactly."""
+    cumulative, scale = _cumulative(dice, top)
+    return [Fraction(c, scale) for c in cumulative]
 
 
 def _sum_odds(members: Sequence[CheckSpec], dc: int) -> GroupOdds:
-    if len(members) == 1:
-        m = members[0]
+    """Exact odds of the summed scores: P(Σ dice ≥ t − Σ modifiers) from the series."""
+    shift = sum(m.modifier for m in members)
+    lows = [b.low for b in BANDS if b.low is not None]
+    # P(total ≥ t) = 1 − P(Σ dice ≤ t − 1 − shift); only thresholds up to DC + 9 matter.
+    top = max(0, dc + max(lows) - 1 - shift)
+    cumulative, scale = _cumulative([m.die for m in members], top)
 
-        def at_least(t: int) -> Fraction:
-            return p_at_least(m.die, t - m.modifier)
-
-        error = Fraction(0)
-    else:
-        pmf, error, tail_lo = _sum_tails(members)
-
-        def at_least(t: int) -> Fraction:
-            # The tail lies in [tail_lo, ∞): counted when wholly at or above t.
-            hit = sum((p for v, p in pmf.items() if v >= t), Fraction())
-            return hit + (error if tail_lo >= t else 0)
+    def at_least(t: int) -> Fraction:
+        below = t - 1 - shift
+        return Fraction(1) if below < 0 else 1 - Fraction(cumulative[below], scale)
 
     bands: dict[BandName, Fraction] = {}
     above = Fraction(0)
@@ -62,7 +81,7 @@ def _sum_odds(members: Sequence[CheckSpec], dc: int) -> GroupOdds:
         bands[band.name] = reached - above
         above = reached
     return GroupOdds(
-        mode="sum", success=at_least(dc), bands=bands, error_bound=error, exact=error == 0
+        mode="sum", success=at_least(dc), bands=bands, error_bound=Fraction(0), exact=True
     )
 
 

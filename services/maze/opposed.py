@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
+from pydantic import model_validator
+
 from services.dice import Rng
-from services.maze.abilities import AnyDie
-from services.maze.checks import CheckSpec, Score, Throw, roll_die
-from services.maze.errors import REROLL_LIMIT, MazeError
+from services.maze.abilities import Ability, AnyDie
+from services.maze.checks import (
+    CheckSpec,
+    Score,
+    Throw,
+    Tokens,
+    build_check,
+    half_score,
+    roll_die,
+)
+from services.maze.effects import Effect
+from services.maze.errors import AUTOMATIC_OUTCOME, REROLL_LIMIT, MazeError
 from services.maze.exploding import p_at_least, p_difference_at_least
 from services.maze.model import MazeModel
 
@@ -15,12 +27,67 @@ MAX_REROLLS = 1000
 
 
 class Side(MazeModel):
-    """One side of an opposed roll; `total` set means it is already known (rolled, half)."""
+    """One side of an opposed roll; `total` set means it is already known (rolled).
+
+    An opposed roll is a normal roll, so a side may take half (its total is then fixed:
+    half the die + modifier), spend adversity tokens (one point each, added to every
+    round's total) and carry effects (Fear, Exhaustion change its die and modifier).
+    """
 
     die: AnyDie = 10
     modifier: Score = 0
     is_pc: bool = True
     total: Score | None = None
+    tokens: Tokens = 0
+    take_half: bool = False
+    ability: Ability = Ability.READY
+    effects: frozenset[Effect] = frozenset()
+    checked_this_run: frozenset[Ability] = frozenset()
+
+    @model_validator(mode="after")
+    def _one_total(self) -> Side:
+        if self.take_half and self.total is not None:
+            raise ValueError("give either a known total or take_half, not both")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Contestant:
+    """A side as it rolls: effects applied, tokens in the modifier, a half as a total."""
+
+    die: int
+    modifier: int
+    is_pc: bool
+    total: int | None
+
+
+def contestant(side: Side) -> Contestant:
+    """Apply the side's effects, half and tokens; an automatic outcome is refused.
+
+    Tunnel-vision is not claimed (an opposed roll has no DC to pass); Contentment's
+    automatic Failure has no total to compare, so the GM rules that contest.
+    """
+    spec = build_check(
+        side.die,
+        side.modifier,
+        side.ability,
+        effects=side.effects,
+        checked_this_run=side.checked_this_run,
+        claim_tunnel_vision=False,
+    )
+    if spec.automatic is not None:
+        raise MazeError(
+            f"an effect makes this side an automatic {spec.automatic.value}: there is no "
+            "total to compare",
+            code=AUTOMATIC_OUTCOME,
+        )
+    total = half_score(spec) if side.take_half else side.total
+    return Contestant(
+        die=spec.die,
+        modifier=spec.modifier + side.tokens,
+        is_pc=side.is_pc,
+        total=None if total is None else total + side.tokens,
+    )
 
 
 class OpposedOutcome(MazeModel):
@@ -32,14 +99,16 @@ class OpposedOutcome(MazeModel):
     decided_by_tie_rule: bool
 
 
-def _roll(side: Side, rng: Rng) -> tuple[int, tuple[Throw, ...]]:
+def _roll(side: Contestant, rng: Rng) -> tuple[int, tuple[Throw, ...]]:
     if side.total is not None:
         return side.total, ()
-    return roll_die(CheckSpec(die=side.die, modifier=side.modifier), rng)
+    score, throws = roll_die(CheckSpec(die=side.die, modifier=0), rng)  # type: ignore[arg-type]
+    return score + side.modifier, throws
 
 
-def resolve_opposed(a: Side, b: Side, rng: Rng) -> OpposedOutcome:
+def resolve_opposed(first: Side, second: Side, rng: Rng) -> OpposedOutcome:
     """Roll both sides; a tie goes to the lone PC, otherwise both re-roll what they rolled."""
+    a, b = contestant(first), contestant(second)
     rounds: list[tuple[int, int]] = []
     for _ in range(MAX_REROLLS):
         ta, da = _roll(a, rng)
@@ -72,7 +141,7 @@ class OpposedOdds(MazeModel):
     p_tie_per_round: Fraction
 
 
-def _raw_odds(a: Side, b: Side) -> tuple[Fraction, Fraction, Fraction]:
+def _raw_odds(a: Contestant, b: Contestant) -> tuple[Fraction, Fraction, Fraction]:
     """(P(a > b), P(a = b), P(a < b)) for one round, before the tie rule, exactly."""
     if a.total is not None and b.total is not None:
         return (
@@ -96,9 +165,10 @@ def _raw_odds(a: Side, b: Side) -> tuple[Fraction, Fraction, Fraction]:
     return win, tie, 1 - win - tie
 
 
-def opposed_odds(a: Side, b: Side) -> OpposedOdds:
+def opposed_odds(first: Side, second: Side) -> OpposedOdds:
     """Each side's exact chance: ties go to the lone PC, otherwise the round is re-rolled
     (the chance is then the side's share of the decided rounds)."""
+    a, b = contestant(first), contestant(second)
     win, tie, lose = _raw_odds(a, b)
     if a.is_pc != b.is_pc:
         win, lose = (win + tie, lose) if a.is_pc else (win, lose + tie)

@@ -9,10 +9,17 @@ from pydantic import Field, model_validator
 from services.maze.abilities import Ability, AnyDie
 from services.maze.catalog import Catalog, ContentPack
 from services.maze.character import Character
-from services.maze.checks import CheckSpec, Score, Tokens, build_check, check_for
+from services.maze.checks import (
+    CheckSpec,
+    Score,
+    Tokens,
+    build_check,
+    check_for,
+    check_tokens,
+)
 from services.maze.damage import DamageSpec, damage_for
 from services.maze.effects import Effect, active_effects
-from services.maze.errors import AUTOMATIC_OUTCOME, MazeError
+from services.maze.errors import AUTOMATIC_OUTCOME, HALF_NOT_ALLOWED, MazeError
 from services.maze.injuries import Injury, cap_for
 from services.maze.model import MazeModel
 from services.maze.opposed import Side
@@ -32,6 +39,10 @@ class Roller(MazeModel):
     character: Character | None = None
     skill: Name | None = None
     claim_tunnel_vision: bool = True
+    # Accepted on every kind so loot and group checks refuse them by rule
+    # (tokens_not_allowed, half_not_allowed), not as unknown fields.
+    tokens: Tokens = 0
+    take_half: bool = False
 
     @model_validator(mode="after")
     def _one_source(self) -> Roller:
@@ -61,7 +72,14 @@ class Roller(MazeModel):
         )
 
     def rolled(self, catalog: Catalog, dc: int, kind: CheckKind) -> CheckSpec:
-        """The check for kinds without bands (loot, group): an automatic outcome is refused."""
+        """The check for kinds without bands (loot, group): no tokens, no half, and an
+        automatic outcome is refused."""
+        check_tokens(kind, self.tokens)
+        if self.take_half:
+            raise MazeError(
+                f"taking half is only for normal and damage rolls, not {kind.value}",
+                code=HALF_NOT_ALLOWED,
+            )
         spec = self.build(catalog, dc, kind)
         if spec.automatic is not None:
             raise MazeError(
@@ -77,8 +95,6 @@ class CheckRequest(Roller):
 
     dc: Score = 0
     kind: CheckKind = CheckKind.NORMAL
-    tokens: Tokens = 0
-    take_half: bool = False
     rules: MazeRules = DEFAULT_RULES
     content_pack: ContentPack | None = None
 
@@ -88,7 +104,7 @@ class CheckRequest(Roller):
 
 
 class LootRequest(Roller):
-    """A loot check: no DC, no tokens; the class of loot is read from `rules.loot_chart`."""
+    """A loot check: no DC, no tokens or half (refused); the class comes from `rules.loot_chart`."""
 
     rules: MazeRules = DEFAULT_RULES
     content_pack: ContentPack | None = None
@@ -103,11 +119,13 @@ class GroupRequest(MazeModel):
 
     members: Annotated[list[Roller], Field(min_length=1, max_length=16)]
     dc: Score = 0
+    tokens: Tokens = 0
     rules: MazeRules = DEFAULT_RULES
     content_pack: ContentPack | None = None
 
     def specs(self, catalog: Catalog) -> list[CheckSpec]:
-        """Each member's check."""
+        """Each member's check (tokens on the group or a member: tokens_not_allowed)."""
+        check_tokens(CheckKind.GROUP, self.tokens)
         return [m.rolled(catalog, self.dc, CheckKind.GROUP) for m in self.members]
 
 

@@ -142,17 +142,16 @@ def lose_partner(party: Sequence[Character], partner: str) -> list[Character]:
     The partner loses it too (a falling out ends it on both sides; the dead and the
     incapacitated no longer share it).
     """
-    out = []
-    for character in party:
-        bonded = partner in character.buddies or (
-            character.name == partner and BUDDY in character.traits
-        )
-        if bonded:
-            character = character.model_copy(
-                update={
-                    "traits": [t for t in character.traits if t != BUDDY],
-                    "buddies": [],
-                }
-            )
-        out.append(character)
-    return out
+    return [drop_buddy(c) if bonded_to(c, partner) else c for c in party]
+
+
+def bonded_to(character: Character, partner: str) -> bool:
+    """Whether losing `partner` (a character name) ends this character's Buddy trait."""
+    return partner in character.buddies or (character.name == partner and BUDDY in character.traits)
+
+
+def drop_buddy(character: Character) -> Character:
+    """The character without the Buddy trait and its partners."""
+    return character.model_copy(
+        update={"traits": [t for t in character.traits if t != BUDDY], "buddies": []}
+    )

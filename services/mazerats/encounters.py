@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
 from services.dice import Rng
+from services.mazerats.errors import MazeRatsError
 from services.mazerats.saves import Save, roll_save
 
 
@@ -83,3 +85,43 @@ def surprised_skips_first_turn(rng: Rng, will: int = 0) -> tuple[Save, bool]:
     """A surprised character's WIL save: failing it, they skip their first turn."""
     save = roll_save(rng, will)
     return save, not save.success
+
+
+class SurprisedSave(BaseModel):
+    """A surprised character's WIL save and whether, failing it, they skip their first turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    save: Save
+    skips_first_turn: bool
+
+
+class InitiativeOutcome(Initiative):
+    """Who acts first, and each surprised character's save (none when nobody is surprised)."""
+
+    surprised: tuple[SurprisedSave, ...] = ()
+
+
+def resolve_initiative(
+    rng: Rng, surprised: Side | None = None, surprised_wills: Sequence[int] = ()
+) -> InitiativeOutcome:
+    """Initiative, then "Surprised characters that fail a WIL save skip their first turn."
+
+    The WILs are those of the surprised side's characters, so they need a surprised side:
+    without one nobody is surprised and giving WILs is refused (`nobody_surprised`)
+    rather than answered with saves that mean nothing.
+    """
+    if surprised is None and surprised_wills:
+        raise MazeRatsError(
+            "surprised_wills are the WIL scores of the surprised side's characters, but no "
+            "side is surprised (set `surprised`, or send no WILs)",
+            code="nobody_surprised",
+        )
+    first = roll_initiative(rng, surprised)
+    saves = []
+    for will in surprised_wills:
+        save, skips = surprised_skips_first_turn(rng, will)
+        saves.append(SurprisedSave(save=save, skips_first_turn=skips))
+    return InitiativeOutcome(
+        first=first.first, by_surprise=first.by_surprise, surprised=tuple(saves)
+    )

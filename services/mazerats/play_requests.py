@@ -8,12 +8,14 @@ from pydantic import Field, Strict, model_validator
 
 from services.mazerats.abilities import Abilities, Ability, Score
 from services.mazerats.advancement import Choice
+from services.mazerats.character import Character
 from services.mazerats.encounters import Side
 from services.mazerats.gear import Armor
 from services.mazerats.healing import HealMethod
 from services.mazerats.levels import MAX_LEVEL
 from services.mazerats.requests import CombatBonus, Request, Seed, lax
 from services.mazerats.sigils import Overwrite
+from services.mazerats.spells import SpellRequest
 from services.mazerats.turns import Action
 
 MAX_HP = 100
@@ -114,3 +116,24 @@ class TurnRequest(Request):
     armor: Armor = lax(Armor.NONE)
     ranged: bool = False
     in_close_combat: bool = False
+
+
+class CastRequest(Request):
+    """Cast a spell: the spell as priced by /spell-costs, and the caster (hp and will, or
+    a character sheet and the sigil it casts from)."""
+
+    spell: SpellRequest = Field(default_factory=SpellRequest)
+    hp: Hp | None = None
+    will: Score = 0
+    path_covers: bool = False
+    character: Character | None = None
+    sigil: SigilName | None = None
+    seed: Seed | None = None
+
+    @model_validator(mode="after")
+    def _one_caster(self) -> CastRequest:
+        if (self.hp is None) == (self.character is None):
+            raise ValueError("give either hp (and will) or character (and sigil)")
+        if self.character is not None and (self.sigil is None or self.will != 0):
+            raise ValueError("a character casts from a sigil it bears; its WIL is its own")
+        return self

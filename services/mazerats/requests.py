@@ -100,13 +100,21 @@ class AttackRequest(AttackOddsRequest):
     seed: Seed | None = None
 
 
+Entry = Annotated[str, Field(min_length=1, max_length=100)]
+
+
 class CharacterRequest(Request):
-    """Generate a character from a seed; the package may be chosen instead of rolled."""
+    """Generate a character from a seed; "roll or choose": the ability row, path, gear
+    package, weapon and up to six items may be chosen instead of rolled."""
 
     seed: Seed | None = None
-    name: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    name: Entry | None = None
     gear_package: GearPackage | None = None
     unique_items: bool = False
+    ability_row: int | None = Field(default=None, ge=1, le=6)
+    path: Entry | None = None
+    weapon: Entry | None = None
+    items: list[Entry] = Field(default_factory=list, max_length=6)
 
 
 class SigilRequest(Request):

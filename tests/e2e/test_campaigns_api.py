@@ -727,3 +727,25 @@ def test_graphql_versions_and_counts_past_32_bits_get_the_apis_own_refusals(
     empty = gql(f'{{ campaign(id: "{campaign.id}", token: "") {{ {problem} }} }}')
     assert empty["code"] == "invalid_token"
     assert empty["message"] == "a campaign token is required (the `token` argument)"
+
+
+def test_a_partner_dying_in_the_maze_ends_buddy_for_the_one_left(client: httpx.Client) -> None:
+    """BUDDY: "If one partner dies, becomes incapacitated, or if a falling out occurs,
+    character loses this trait." """
+    campaign = Campaign(client)
+    for runner, name, partner in (("b1", "Dell", "Emry"), ("b2", "Emry", "Dell")):
+        sheet = {
+            "name": name,
+            "abilities": ABILITIES,
+            "traits": ["Party", "Buddy"],
+            "buddies": [partner],
+        }
+        campaign.ok("POST", "/runners", json={"runner": runner, "character": sheet})
+    campaign.ok("POST", "/runs", json={"run": "deep", "runners": ["b1"]})
+    ended = campaign.ok(
+        "POST", "/runs/deep/end", json={"results": [{"runner": "b1", "died": True}]}
+    )
+    assert [e["type"] for e in ended["events"]] == ["RunEnded", "BuddyLost"]
+    assert ended["events"][1]["runners"] == ["b1", "b2"]
+    left = next(r for r in campaign.view()["runners"] if r["id"] == "b2")
+    assert (left["character"]["traits"], left["character"]["buddies"]) == (["Party"], [])

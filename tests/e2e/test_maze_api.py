@@ -206,8 +206,8 @@ def test_group_checks_sum_against_the_collective_dc(client: httpx.Client) -> Non
     assert group["scores"] == [sums[0] + 2, sums[1] + 1]
     assert group["total"] == sum(group["scores"]) and group["success"] == (group["total"] >= 12)
     assert group["odds"]["success"]["fraction"] == "13/20"
-    assert group["odds"]["exact"] is False
-    assert group["odds"]["error_bound"]["float"] <= 1e-12
+    assert group["odds"]["exact"] is True
+    assert group["odds"]["error_bound"]["float"] == 0
     majority = {**body, "rules": {"group_mode": "majority"}, "dc": 4}
     query = """query($m: [JSON!]!, $r: JSON) {
       mazeGroupCheck(members: $m, dc: 4, rules: $r, seed: "g") {
@@ -273,3 +273,94 @@ def test_opposed_odds_between_two_rolling_sides_are_exact(client: httpx.Client) 
     odds = client.post("/v1/maze/opposed", json=body).json()["odds"]
     assert odds["first_wins"]["fraction"] == "6/11"
     assert odds["tie_per_round"]["fraction"] == "1/11"
+
+
+def test_a_taken_half_plus_a_token_is_one_point_better_over_rest_and_graphql(
+    client: httpx.Client,
+) -> None:
+    """ADVERSITY TOKENS: "A token is worth one point" — d12+6 vs DC 3 taken half is a
+    Success at 4 over; one token is a Major success, as reach says, never Incredible."""
+    body = {"die": 12, "modifier": 6, "dc": 3, "take_half": True}
+    half = client.post("/v1/maze/checks", json=body).json()
+    assert (half["band"], half["margin"]) == ("success", 4)
+    assert {r["band"]: r["tokens"] for r in half["reach"]} == {
+        "incredible_success": 5,
+        "major_success": 1,
+    }
+    one = client.post("/v1/maze/checks", json={**body, "tokens": 1}).json()
+    assert (one["band"], one["margin"], one["total"]) == ("major_success", 5, 8)
+    data = graphql(
+        client,
+        """{ mazeCheck(die: 10, modifier: 4, dc: 3, takeHalf: true, tokens: 1) {
+             ... on MazeCheck { band margin } } }""",
+    )
+    assert data["mazeCheck"] == {"band": "major_success", "margin": 5}
+
+
+def test_a_sixteen_member_group_check_rolls_with_exact_odds(client: httpx.Client) -> None:
+    """GROUP CHECK: "Each character rolls individually" — 16 d12s (once refused as
+    distribution_too_large) roll, and a failed group check grants each member its tokens."""
+    body = {"members": [{"die": 12}] * 16, "dc": 100, "seed": "sixteen"}
+    response = client.post("/v1/maze/group-checks", json=body)
+    assert response.status_code == 200, response.text
+    group = response.json()
+    assert len(group["scores"]) == 16 and group["odds"]["exact"] is True
+    chart = {"failure": 1, "miserable_failure": 1, "catastrophic_failure": 2}
+    assert group["tokens_awarded"] == [chart.get(group["band"], 0)] * 16
+    failing = client.post(
+        "/v1/maze/group-checks", json={"members": [{"die": 4}] * 14, "dc": 100, "seed": "s"}
+    ).json()
+    assert failing["band"] == "catastrophic_failure" and failing["tokens_awarded"] == [2] * 14
+    data = graphql(
+        client,
+        """query($m: [JSON!]!) { mazeGroupCheck(members: $m, dc: 90, seed: "g") {
+             ... on MazeGroup { tokensAwarded odds { exact } } } }""",
+        m=[{"die": 6}] * 12,
+    )
+    assert data["mazeGroupCheck"]["odds"] == {"exact": True}
+    assert len(data["mazeGroupCheck"]["tokensAwarded"]) == 12
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/maze/loot-checks", {"die": 8, "tokens": 1}),
+        ("/v1/maze/loot-checks/odds", {"die": 8, "tokens": 1}),
+        ("/v1/maze/group-checks", {"members": [{"die": 8}], "tokens": 1}),
+        ("/v1/maze/group-checks", {"members": [{"die": 8, "tokens": 1}]}),
+    ],
+)
+def test_tokens_on_loot_and_group_checks_are_refused_by_the_rule(
+    client: httpx.Client, path: str, body: dict[str, Any]
+) -> None:
+    """LOOT CHECK / GROUP CHECK: "You may not apply adversity tokens to these rolls"."""
+    response = client.post(path, json=body)
+    assert response.status_code == 422
+    assert response.json()["code"] == "tokens_not_allowed"
+    data = graphql(
+        client,
+        "{ mazeLootCheck(die: 8, tokens: 1) { ... on Problem { code } } }",
+    )
+    assert data["mazeLootCheck"] == {"code": "tokens_not_allowed"}
+
+
+def test_opposed_sides_spend_tokens_take_half_and_carry_effects(client: httpx.Client) -> None:
+    """ADVERSITY TOKENS on "any roll that is not a snap roll, loot roll, or group roll";
+    EXAMPLE 1: "my half score is 6, and I choose to take half" against the NPC's 5."""
+    body = {
+        "first": {"die": 10, "modifier": 1, "take_half": True},
+        "second": {"total": 5, "is_pc": False},
+    }
+    half = client.post("/v1/maze/opposed", json=body).json()
+    assert half["rounds"] == [[6, 5]] and half["odds"]["first_wins"]["float"] == 1
+    tokens = {"first": {"total": 4, "tokens": 2}, "second": {"total": 5, "is_pc": False}}
+    assert client.post("/v1/maze/opposed", json=tokens).json()["rounds"] == [[6, 5]]
+    data = graphql(
+        client,
+        """query($a: JSON!, $b: JSON!) { mazeOpposedCheck(first: $a, second: $b) {
+             ... on MazeOpposed { pFirstWins { fraction } } ... on Problem { code } } }""",
+        a={"die": 12, "modifier": 2, "effects": ["exhaustion"], "takeHalf": True},
+        b={"total": 4, "isPc": False},
+    )
+    # Exhaustion: a d4, so half is 2 + 2 = 4, a tie the PC wins.
+    assert data["mazeOpposedCheck"] == {"pFirstWins": {"fraction": "1/1"}}

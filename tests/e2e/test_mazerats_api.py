@@ -293,3 +293,65 @@ def test_graphql_refusals_name_the_argument_and_cap_the_seed(client: httpx.Clien
     assert data["bonus"] == {"code": "invalid_request", "field": "attackerBonus"}
     assert data["seed"] == {"code": "invalid_request", "field": "seed"}
     assert data["heal"] == {"code": "hp_out_of_range"}
+
+
+def test_rest_casting_loses_hp_and_a_discount_rolls_the_corruption_save(
+    client: httpx.Client,
+) -> None:
+    """Spellcasting: "To cast a spell, lose HP equal to the cost of the effect you want to
+    create"; "ask for a lower cost if they risk a corruption vs. WIL save"."""
+    body = {"spell": {"base": 4, "corruption_discount": 1}, "hp": 6, "will": 1, "seed": "c"}
+    cast = post(client, "spell-casts", body)
+    assert (cast["price"]["cost"], cast["actions"], cast["hp"], cast["dead"]) == (3, 2, 3, False)
+    assert cast["corrupted"] == (not cast["corruption_save"]["success"])
+    assert cast["resist_odds"]["fraction"] == "5/12"
+    assert cast == post(client, "spell-casts", body)
+    dead = client.post("/v1/mazerats/spell-casts", json={"hp": 0})
+    assert dead.status_code == 422 and dead.json()["code"] == "character_dead"
+
+
+def test_rest_initiative_without_surprise_rolls_no_saves(client: httpx.Client) -> None:
+    """Initiative: "Surprised characters that fail a WIL save skip their first turn." """
+    plain = post(client, "initiative", {"seed": "i"})
+    assert plain["surprised"] == [] and plain["by_surprise"] is False
+    refused = client.post("/v1/mazerats/initiative", json={"surprised_wills": [1]})
+    assert refused.status_code == 422 and refused.json()["code"] == "nobody_surprised"
+
+
+def test_rest_character_creation_takes_the_players_choices(client: httpx.Client) -> None:
+    """CHARACTER CREATION: "Roll a row or choose one", "Roll or choose a path", "Roll or
+    choose six items"."""
+    body = {"ability_row": 2, "path": "Roofrat", "items": ["Lantern"], "seed": "ch"}
+    sheet = post(client, "characters", body)
+    assert sheet["ability_row"] == 2 and sheet["paths"] == [{"dice": [], "entry": "Roofrat"}]
+    assert sheet["items"][0] == {"dice": [], "entry": "Lantern"} and len(sheet["items"]) == 6
+    bad = client.post("/v1/mazerats/characters", json={"path": "Wizard"})
+    assert bad.status_code == 422 and bad.json()["code"] == "unknown_path"
+
+
+def test_graphql_cast_initiative_and_chosen_character(client: httpx.Client) -> None:
+    """The same three over GraphQL."""
+    data = gql(
+        client,
+        """{
+          mazeRatsCast(spell: {base: 2, extraTargets: 1}, hp: 5, seed: "c") {
+            ... on MazeRatsSpellCast { hp dead actions corruptionSave { success } price { cost } }
+          }
+          mazeRatsInitiative(surprisedWills: [0]) { ... on Problem { code } }
+          mazeRatsCharacter(abilityRow: 3, path: "inksworn", weapon: "Dagger", gearPackage: "A") {
+            ... on MazeRatsCharacter { paths sheet }
+          }
+        }""",
+    )
+    assert data["mazeRatsCast"] == {
+        "hp": 2,
+        "dead": False,
+        "actions": 2,
+        "corruptionSave": None,
+        "price": {"cost": 3},
+    }
+    assert data["mazeRatsInitiative"] == {"code": "nobody_surprised"}
+    character = data["mazeRatsCharacter"]
+    assert character["paths"] == ["Inksworn"]
+    assert character["sheet"]["ability_row"] == 3
+    assert character["sheet"]["weapon"] == {"dice": [], "entry": "Dagger"}

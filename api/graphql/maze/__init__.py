@@ -6,6 +6,7 @@ from typing import Any
 
 import strawberry
 from pydantic import ValidationError
+from pydantic.alias_generators import to_snake
 from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
@@ -114,7 +115,10 @@ class MazeQuery:
             return Problem.from_domain(exc)
         return MazeDamage.from_domain(outcome, odds, used)
 
-    @strawberry.field(description="Roll an opposed check; sides are {die, modifier, isPc, total}.")
+    @strawberry.field(
+        description="Roll an opposed check; sides are {die, modifier, isPc, total, tokens, "
+        "takeHalf, ability, effects, checkedThisRun}."
+    )
     async def maze_opposed_check(
         self, first: JSON, second: JSON, seed: str | None = None
     ) -> MazeOpposedPayload:
@@ -177,7 +181,7 @@ class MazeQuery:
 
 
 def _snake(side: Any) -> Any:
-    # JSON sides may use the GraphQL spelling isPc for is_pc.
-    if isinstance(side, dict) and "isPc" in side:
-        return {("is_pc" if k == "isPc" else k): v for k, v in side.items()}
+    # JSON sides may use the GraphQL spelling (isPc, takeHalf, checkedThisRun).
+    if isinstance(side, dict):
+        return {to_snake(k): v for k, v in side.items()}
     return side

@@ -43,6 +43,7 @@ class MazeGroup:
     dc: int
     success: bool
     band: str | None
+    tokens_awarded: list[int]
     odds: MazeGroupOdds
 
     @classmethod
@@ -57,5 +58,6 @@ class MazeGroup:
             dc=outcome.dc,
             success=outcome.success,
             band=outcome.band.value if outcome.band else None,
+            tokens_awarded=list(outcome.tokens_awarded),
             odds=MazeGroupOdds.from_domain(odds),
         )

@@ -32,11 +32,14 @@ async def maze_loot_check(
     character: JSON | None = None,
     skill: str | None = None,
     claim_tunnel_vision: bool | None = None,
+    tokens: int | None = None,
+    take_half: bool | None = None,
     rules: JSON | None = None,
     content_pack: JSON | None = None,
     seed: str | None = None,
 ) -> MazeLootPayload:
-    """Roll a loot check (luck traits add; no tokens) and read the class from the chart."""
+    """Roll a loot check (luck traits add; tokens and half are refused by rule) and read
+    the class from the chart."""
     args = present(**{k: v for k, v in locals().items() if k != "seed"})
     used = seed or new_seed()
     try:
@@ -58,6 +61,8 @@ def maze_loot_odds(
     character: JSON | None = None,
     skill: str | None = None,
     claim_tunnel_vision: bool | None = None,
+    tokens: int | None = None,
+    take_half: bool | None = None,
     rules: JSON | None = None,
     content_pack: JSON | None = None,
 ) -> MazeLootOddsPayload:
@@ -75,12 +80,13 @@ def maze_loot_odds(
 async def maze_group_check(
     members: list[JSON],
     dc: int | None = None,
+    tokens: int | None = None,
     rules: JSON | None = None,
     content_pack: JSON | None = None,
     seed: str | None = None,
 ) -> MazeGroupPayload:
     """Roll a group check: members are {die, modifier, ...} or {character, skill}."""
-    args = present(members=members, dc=dc, rules=rules, content_pack=content_pack)
+    args = present(members=members, dc=dc, tokens=tokens, rules=rules, content_pack=content_pack)
     used = seed or new_seed()
     try:
         request = GroupRequest.model_validate(args)

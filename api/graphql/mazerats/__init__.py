@@ -20,19 +20,23 @@ from api.graphql.mazerats.payloads import (
     SaveOddsPayload,
     SavePayload,
     SigilsPayload,
+    SpellCastPayload,
     SpellCostPayload,
 )
 from api.graphql.mazerats.play import MazeRatsGearInput, MazeRatsPlayQuery
 from api.graphql.mazerats.save import MazeRatsSave
 from api.graphql.mazerats.save_odds import MazeRatsSaveOdds
 from api.graphql.mazerats.sigils import MazeRatsSigils
+from api.graphql.mazerats.spell_cast import MazeRatsSpellCast
 from api.graphql.mazerats.spell_cost import MazeRatsSpellCost
 from services.dice import new_seed, seeded_rng
+from services.mazerats import usecases
+from services.mazerats.casting import cast_spell
 from services.mazerats.combat import attack_odds, roll_attack
-from services.mazerats.generator import generate_character
 from services.mazerats.magic import generate_sigils
 from services.mazerats.market import HIRELINGS, MARKET
 from services.mazerats.opposed import opposed_odds, roll_opposed
+from services.mazerats.play_requests import CastRequest
 from services.mazerats.requests import (
     AttackOddsRequest,
     AttackRequest,
@@ -182,20 +186,19 @@ class MazeRatsQuery(MazeRatsPlayQuery):
         name: str | None = None,
         gear_package: str | None = None,
         unique_items: bool | None = None,
+        ability_row: int | None = None,
+        path: str | None = None,
+        weapon: str | None = None,
+        items: list[str] | None = None,
     ) -> CharacterPayload:
         def build() -> MazeRatsCharacter:
-            a = CharacterRequest(
-                **args(seed=seed, name=name, gear_package=gear_package, unique_items=unique_items)
-            )
+            a = CharacterRequest(**args(seed=seed, name=name, gear_package=gear_package,
+                unique_items=unique_items, ability_row=ability_row, path=path, weapon=weapon,
+                items=items))  # fmt: skip
             used = a.seed or new_seed()
-            sheet = generate_character(
-                seeded_rng(used),
-                seed=used,
-                name=a.name,
-                gear_package=a.gear_package,
-                unique_items=a.unique_items,
+            return MazeRatsCharacter.from_domain(
+                usecases.create_character(a, seeded_rng(used), used)
             )
-            return MazeRatsCharacter.from_domain(sheet)
 
         return answer(build)
 
@@ -226,6 +229,27 @@ class MazeRatsQuery(MazeRatsPlayQuery):
             return MazeRatsSpellCost.from_domain(
                 spell_cost(SpellRequest.model_validate(spell or {}))
             )
+
+        return answer(build)
+
+    @strawberry.field(
+        description="Cast a spell: lose HP equal to its cost; a discount risks the WIL save."
+    )
+    def maze_rats_cast(
+        self,
+        spell: JSON | None = None,
+        hp: int | None = None,
+        will: int | None = None,
+        path_covers: bool | None = None,
+        character: JSON | None = None,
+        sigil: str | None = None,
+        seed: str | None = None,
+    ) -> SpellCastPayload:
+        def build() -> MazeRatsSpellCast:
+            a = CastRequest.model_validate(args(spell=spell, hp=hp, will=will,
+                path_covers=path_covers, character=character, sigil=sigil, seed=seed))  # fmt: skip
+            used = a.seed or new_seed()
+            return MazeRatsSpellCast.from_domain(cast_spell(a, seeded_rng(used)), used)
 
         return answer(build)
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from api.graphql.mazerats.save import MazeRatsSave
-from services.mazerats.encounters import Initiative
-from services.mazerats.saves import Save
+from services.mazerats.encounters import InitiativeOutcome
 
 
 @strawberry.type(description="Who acts first; each surprised character's WIL save and skip.")
@@ -18,14 +17,12 @@ class MazeRatsInitiative:
     seed: str
 
     @classmethod
-    def from_domain(
-        cls, initiative: Initiative, skips: list[tuple[Save, bool]], seed: str
-    ) -> MazeRatsInitiative:
+    def from_domain(cls, initiative: InitiativeOutcome, seed: str) -> MazeRatsInitiative:
         """Wrap the initiative and the surprised characters' saves."""
         return cls(
             first=initiative.first.value,
             by_surprise=initiative.by_surprise,
-            surprised_saves=[MazeRatsSave.from_domain(s, seed) for s, _ in skips],
-            skips_first_turn=[k for _, k in skips],
+            surprised_saves=[MazeRatsSave.from_domain(s.save, seed) for s in initiative.surprised],
+            skips_first_turn=[s.skips_first_turn for s in initiative.surprised],
             seed=seed,
         )

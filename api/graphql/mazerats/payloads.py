@@ -14,6 +14,7 @@ from api.graphql.mazerats.opposed_save import MazeRatsOpposedSave
 from api.graphql.mazerats.save import MazeRatsSave
 from api.graphql.mazerats.save_odds import MazeRatsSaveOdds
 from api.graphql.mazerats.sigils import MazeRatsSigils
+from api.graphql.mazerats.spell_cast import MazeRatsSpellCast
 from api.graphql.mazerats.spell_cost import MazeRatsSpellCost
 from api.graphql.problem import Problem
 
@@ -41,4 +42,7 @@ SigilsPayload: TypeAlias = Annotated[
 ]
 SpellCostPayload: TypeAlias = Annotated[
     MazeRatsSpellCost | Problem, strawberry.union("MazeRatsSpellCostPayload")
+]
+SpellCastPayload: TypeAlias = Annotated[
+    MazeRatsSpellCast | Problem, strawberry.union("MazeRatsSpellCastPayload")
 ]

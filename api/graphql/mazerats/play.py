@@ -27,15 +27,10 @@ from api.graphql.mazerats.reaction import MazeRatsReaction
 from api.graphql.mazerats.standing import MazeRatsStanding
 from api.graphql.mazerats.turn import MazeRatsTurn
 from services.dice import new_seed, seeded_rng
+from services.mazerats import usecases
 from services.mazerats.advancement import level_up, standing
 from services.mazerats.combat import check_attack_allowed
-from services.mazerats.encounters import (
-    morale_check_due,
-    roll_initiative,
-    roll_morale,
-    roll_reaction,
-    surprised_skips_first_turn,
-)
+from services.mazerats.encounters import morale_check_due, roll_morale, roll_reaction
 from services.mazerats.healing import heal
 from services.mazerats.levels import sigil_slots
 from services.mazerats.play_requests import (
@@ -117,10 +112,7 @@ class MazeRatsPlayQuery:
                 **args(surprised=surprised, surprised_wills=surprised_wills, seed=seed)
             )
             used = a.seed or new_seed()
-            rng = seeded_rng(used)
-            first = roll_initiative(rng, a.surprised)
-            skips = [surprised_skips_first_turn(rng, w) for w in a.surprised_wills]
-            return MazeRatsInitiative.from_domain(first, skips, used)
+            return MazeRatsInitiative.from_domain(usecases.initiative(a, seeded_rng(used)), used)
 
         return answer(build)
 

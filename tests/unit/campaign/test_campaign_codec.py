@@ -26,7 +26,9 @@ def busy_table() -> Table:
     table = Table(supplies=10, cadence=cadence)
     table.add("a", steady("a", traits=["Farmer"], Survival=HOPELESS, Hardy=HOPELESS))
     table.add("b", steady("b", traits=["Hermit"]))
-    table.add("c")
+    buddy = steady("c", traits=["Party", "Buddy"]).model_copy(update={"buddies": ["d"]})
+    table.add("c", buddy)
+    table.add("d", steady("d", traits=["Party", "Buddy"]).model_copy(update={"buddies": ["c"]}))
     table.do(cmd.RecordInjury(runner="a", injury=Injury.MINOR))
     table.do(cmd.SetEffect(runner="a", effect=Effect.POISON, present=True))
     table.choose("b", "treat", target_runner="a", target_injury="i0-1")
@@ -36,7 +38,11 @@ def busy_table() -> Table:
     table.do(cmd.SetCadence(cadence=cadence, at=1_700_100_000.5))
     table.tick()
     table.tick()
-    table.do(cmd.EndRun(run="r1", results=(cmd.RunResult(runner="c", injuries=(Injury.GRAVE,)),)))
+    table.do(
+        cmd.EndRun(
+            run="r1", results=(cmd.RunResult(runner="c", injuries=(Injury.GRAVE,), died=True),)
+        )
+    )
     table.do(cmd.RemoveRunner(runner="b", reason="escaped"))
     table.do(cmd.EndCampaign())
     return table

@@ -98,14 +98,14 @@ def test_a_majority_group_check_is_exact() -> None:
     assert odds.success == Fraction(3, 4) and odds.exact
 
 
-def test_a_summed_group_check_reports_its_error_bound() -> None:
+def test_a_summed_group_check_is_exact() -> None:
     """GROUP CHECK: "to hit a collective DC" — d10+2 and d8+1 summing to 12: by hand the
-    dice fall short (X + Y ≤ 8) in 28/80 = 7/20 of cases, so 13/20, within the bound."""
+    dice fall short (X + Y ≤ 8) in 28/80 = 7/20 of cases, so exactly 13/20."""
     odds = group_odds([CheckSpec(die=10, modifier=2), CheckSpec(die=8, modifier=1)], 12)
-    assert odds.error_bound <= Fraction(1, 10**12)
-    assert abs(odds.success - Fraction(13, 20)) <= odds.error_bound
+    assert odds.exact and odds.error_bound == 0
+    assert odds.success == Fraction(13, 20)
     assert odds.bands is not None
-    assert abs(sum(odds.bands.values(), Fraction()) - 1) <= odds.error_bound
+    assert sum(odds.bands.values(), Fraction()) == 1
     single = group_odds([CheckSpec(die=10, modifier=2)], 6)
     assert single.exact and single.success == Fraction(7, 10)
 

@@ -1,0 +1,66 @@
+"""Casting a spell: "lose HP equal to the cost of the effect you want to create", and the
+corruption WIL save when the caster asked for a lower cost."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pydantic import BaseModel, ConfigDict
+
+from services.dice import Rng
+from services.mazerats.character import Character
+from services.mazerats.errors import MazeRatsError
+from services.mazerats.play_requests import CastRequest
+from services.mazerats.saves import Save, save_odds
+from services.mazerats.spells import SpellCost, cast, spell_cost
+
+# "Casting a spell takes two actions."
+CAST_ACTIONS = 2
+
+
+class SpellCast(BaseModel):
+    """A cast spell: its price, the caster's HP after it, death, and corruption."""
+
+    model_config = ConfigDict(frozen=True)
+
+    price: SpellCost
+    actions: int
+    hp_before: int
+    hp: int
+    dead: bool
+    corruption_save: Save | None
+    corrupted: bool
+    # The exact chance the corruption save succeeds (None when no discount was asked).
+    resist_odds: Fraction | None
+    character: Character | None
+
+
+def cast_spell(request: CastRequest, rng: Rng) -> SpellCast:
+    """Price the spell, take its cost from the caster's HP and roll the corruption save.
+
+    The caster is `hp` and `will`, or a `character` sheet, whose `sigil` must be one it
+    bears ("Magic is encoded in ... spell sigils"); the sheet comes back with its HP.
+    """
+    price = spell_cost(request.spell)
+    hp, will, sheet = request.hp, request.will, request.character
+    if sheet is not None:
+        if request.sigil not in sheet.sigils:
+            raise MazeRatsError(
+                f"{sheet.name or 'the character'} bears no sigil {request.sigil!r} "
+                f"(borne: {', '.join(sheet.sigils) or 'none'})",
+                code="sigil_not_borne",
+            )
+        hp, will = sheet.hp, sheet.abilities.will
+    assert hp is not None  # the request gives hp or a character
+    casting = cast(rng, hp, price, will, request.path_covers)
+    return SpellCast(
+        price=price,
+        actions=CAST_ACTIONS,
+        hp_before=hp,
+        hp=casting.hp,
+        dead=casting.dead,
+        corruption_save=casting.corruption_save,
+        corrupted=casting.corrupted,
+        resist_odds=save_odds(will, request.path_covers) if price.corruption_save else None,
+        character=None if sheet is None else sheet.model_copy(update={"hp": casting.hp}),
+    )
