@@ -6,33 +6,29 @@ import math
 from collections.abc import Callable
 
 from services.dice.ast import Dice
-from services.dice.errors import DistributionUnsupported
 from services.dice.exact import INF, Bound, Budget, Dist, power
 from services.dice.limits import Limits
+from services.dice.pooldist import pool_keep
 
 
 def single_roll(d: Dice) -> tuple[dict[int, int], int]:
-    """Weights of one throw's face after the reroll rule, and their denominator."""
+    """Weights of one throw's face value after the reroll rule, and their denominator."""
     s = d.sides
+    mult: dict[int, int] = {}
+    for v in d.face_values():
+        mult[v] = mult.get(v, 0) + 1
     if d.reroll is None:
-        return dict.fromkeys(range(1, s + 1), 1), s
-    hit = d.reroll.when.faces(s)
+        return mult, s
+    hit = d.reroll.when.passing(d.face_values())
+    m = sum(c for v, c in mult.items() if v in hit)
     if not d.reroll.once:
-        return {f: 1 for f in range(1, s + 1) if f not in hit}, s - len(hit)
-    m = len(hit)
-    return {f: s * (f not in hit) + m for f in range(1, s + 1)}, s * s
+        return {v: c for v, c in mult.items() if v not in hit}, s - m
+    return {v: c * (s * (v not in hit) + m) for v, c in mult.items()}, s * s
 
 
 def scorer(d: Dice) -> Callable[[int], int]:
-    """Per-unit score: +1 success, -1 failure (both may apply)."""
-    succ, fail = d.success, d.failure
-
-    def g(v: int) -> int:
-        return (1 if succ is not None and succ.test(v) else 0) - (
-            1 if fail is not None and fail.test(v) else 0
-        )
-
-    return g
+    """Per-unit score: +1 success, -1 failure (+1 for `cf` alone)."""
+    return d.score
 
 
 def _chain(
@@ -115,20 +111,19 @@ def term_distribution(d: Dice, limits: Limits, eps: float, budget: Budget) -> Di
     explodes = d.explode_faces() & set(roll)
     kind = d.explode.kind if d.explode else ""
     g = scorer(d)
-    if d.keep is not None and kind in ("explode", "penetrate"):
-        raise DistributionUnsupported(
-            f"{d.notation()}: keep/drop over a pool that grows by explosions has no exact "
-            "distribution here; compound explosions (!!) are supported",
-            position=d.pos,
-        )
+    cl = d.clamp
     pen = 1 if kind == "penetrate" else 0
+    if d.keep is not None and kind in ("explode", "penetrate"):
+        return pool_keep(d, roll, den, explodes, eps, budget)
     if not explodes:
-        unit = Dist(dict(roll), den)
+        unit = Dist(_group(cl, roll), den)
     elif kind == "compound" or not d.counting:
-        unit = _chain(roll, den, explodes, lambda f: f, lambda f: f - pen, eps, budget)
+        unit = _chain(roll, den, explodes, cl, lambda f: cl(f) - pen, eps, budget)
     else:
         # Each throw of a `!`/`!p` pool is scored on its own.
-        per_die = _chain(roll, den, explodes, g, lambda f: g(f - pen), eps, budget)
+        per_die = _chain(
+            roll, den, explodes, lambda f: g(cl(f)), lambda f: g(cl(f) - pen), eps, budget
+        )
         return power(per_die, d.count, budget)
     if d.keep is not None:
         k, high = d.keep.kept(d.count)

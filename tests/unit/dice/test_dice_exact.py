@@ -101,7 +101,7 @@ def test_large_but_allowed_distributions_are_exact() -> None:
         ("1000d10000", "distribution_too_large"),
         ("20d1000 * 20d1000", "distribution_too_large"),
         ("1d6 / (1d2 - 1)", "division_by_zero"),
-        ("4d6!kh3", "distribution_unsupported"),
+        ("4d6!dl1", "distribution_unsupported"),
     ],
 )
 def test_expressions_past_the_limits_are_refused_before_work(text: str, code: str) -> None:
