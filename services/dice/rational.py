@@ -45,8 +45,7 @@ class QDist:
 
 def lift(d: Dist) -> QDist:
     """An integer distribution as a rational one."""
-    pmf: dict[Rational, int] = {}
-    pmf.update(d.pmf)
+    pmf: dict[Rational, int] = {v: w for v, w in d.pmf.items()}
     return QDist(pmf, d.den, d.tail, d.tlo, d.thi)
 
 
