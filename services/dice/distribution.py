@@ -97,13 +97,7 @@ def _dist(node: Node, limits: Limits, eps: float, budget: Budget) -> Dist:
             if mul == "*":
                 acc = pairwise(acc, d, lambda x, y: x * y, mul_interval, budget)
             else:
-                if 0 in d.pmf or (d.tail and d.tlo <= 0 <= d.thi):
-                    raise DiceEvaluationError(
-                        f"the divisor at position {sub.pos} can be 0, so the expression "
-                        "has no distribution",
-                        code="division_by_zero",
-                        position=sub.pos,
-                    )
+                _refuse_zero_divisor(d, sub.pos)
                 acc = pairwise(acc, d, lambda x, y: x // y, div_interval, budget)
         return acc
     if isinstance(node, DiceGroup):
@@ -123,6 +117,15 @@ def _dist(node: Node, limits: Limits, eps: float, budget: Budget) -> Dist:
     fn, interval = (min, min_interval) if node.fn == "min" else (max, max_interval)
     dists = [_dist(a, limits, eps, budget) for a in node.args]
     return reduce(lambda a, b: pairwise(a, b, fn, interval, budget), dists)
+
+
+def _refuse_zero_divisor(d: Dist | QDist, pos: int) -> None:
+    if 0 in d.pmf or (d.tail and d.tlo <= 0 <= d.thi):
+        raise DiceEvaluationError(
+            f"the divisor at position {pos} can be 0, so the expression has no distribution",
+            code="division_by_zero",
+            position=pos,
+        )
 
 
 def _divides(node: Node) -> bool:
@@ -158,13 +161,7 @@ def _qdist(node: Node, limits: Limits, eps: float, budget: Budget) -> QDist:
             if mul == "*":
                 acc = rational.pairwise(acc, d, lambda x, y: x * y, rational.mul_interval, budget)
                 continue
-            if 0 in d.pmf or (d.tail and d.tlo <= 0 <= d.thi):
-                raise DiceEvaluationError(
-                    f"the divisor at position {sub.pos} can be 0, so the expression "
-                    "has no distribution",
-                    code="division_by_zero",
-                    position=sub.pos,
-                )
+            _refuse_zero_divisor(d, sub.pos)
             acc = rational.pairwise(acc, d, _exact_div, rational.div_interval, budget)
         return acc
     if isinstance(node, DiceGroup):

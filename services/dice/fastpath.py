@@ -122,14 +122,7 @@ def _dice_fast(
 ) -> Callable[[Below, list[int]], int]:
     sides, count = d.sides, d.count
     if d.values or d.clamped:
-        tree = tree_dice(d)
-
-        def special(below: Below, draws: list[int]) -> int:
-            result = tree(Recorder(below, draws))
-            value: int = result.value  # type: ignore[attr-defined]
-            return value
-
-        return special
+        return _via_tree(tree_dice(d))
     if not (d.reroll or d.explode or d.keep or d.counting):
 
         def plain(below: Below, draws: list[int]) -> int:
@@ -190,7 +183,11 @@ def _dice_fast(
             return total
 
         return exploding
-    tree = tree_dice(d)
+    return _via_tree(tree_dice(d))
+
+
+def _via_tree(tree: TreeRunner) -> Callable[[Below, list[int]], int]:
+    """The tree evaluator behind the fast interface, recording its draws."""
 
     def general(below: Below, draws: list[int]) -> int:
         result = tree(Recorder(below, draws))

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from services.dice.arith import ROUNDERS, Rational
 from services.dice.ast import Keep
-from services.dice.exact import INF, Budget, Dist
+from services.dice.exact import INF, Budget, Dist, outer_bounds
 
 QBound = int | float | Fraction
 Interval = Callable[[QBound, QBound, QBound, QBound], tuple[QBound, QBound]]
@@ -33,14 +33,14 @@ class QDist:
     @property
     def lo(self) -> QBound:
         """Smallest possible outcome, tail included."""
-        lo: QBound = min(self.pmf) if self.pmf else INF
-        return min(lo, self.tlo) if self.tail else lo
+        lo: QBound = outer_bounds(self.pmf, self.tail, self.tlo, self.thi)[0]
+        return lo
 
     @property
     def hi(self) -> QBound:
         """Largest possible outcome, tail included."""
-        hi: QBound = max(self.pmf) if self.pmf else -INF
-        return max(hi, self.thi) if self.tail else hi
+        hi: QBound = outer_bounds(self.pmf, self.tail, self.tlo, self.thi)[1]
+        return hi
 
 
 def lift(d: Dist) -> QDist:

@@ -8,6 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e.test_graphql_dice import graphql
+
 pytestmark = pytest.mark.e2e
 
 PROBLEM = "application/problem+json"
@@ -32,15 +34,6 @@ def rest_roll(client: httpx.Client, expression: str, **extra: Any) -> dict[str, 
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
-
-
-def graphql(client: httpx.Client, query: str, **variables: Any) -> dict[str, Any]:
-    response = client.post("/graphql", json={"query": query, "variables": variables})
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    assert "errors" not in body, body
-    data: dict[str, Any] = body["data"]
-    return data
 
 
 GQL_ROLL = """query($e: String!, $s: String) { roll(expression: $e, seed: $s) {
