@@ -138,10 +138,14 @@ class _Pricer:
             add = lambda a0, a1, b0, b1: (a0 + b0, a1 + b1)  # noqa: E731
             return reduce(lambda a, b: self.pair(a, b, add), items)
         k, high = n.keep.kept(len(items))
+        cap = self.limits.max_support + 1
         states = 1
+        seen = 0  # values an item can take, summed: a state is a sorted k-tuple of them
         for e in items:
             self.cost += states * e.size
-            states = min(states * e.size, self.limits.max_support + 1)
+            seen += e.size
+            tuples = math.comb(seen + k - 1, k) if seen < cap else cap
+            states = min(states * e.size, tuples, cap)
             self.charge(0, 0, states, 0)
         los = sorted((e.lo for e in items), reverse=high)[:k]
         his = sorted((e.hi for e in items), reverse=high)[:k]

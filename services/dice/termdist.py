@@ -146,8 +146,13 @@ def keep(
     """Σ score of the k highest (or lowest) of n independent units.
 
     Values are visited best-first; a state is (units placed, score so far) while fewer
-    than k are kept. Once k are kept, the remaining units only need to fall below, whose
-    weight is a power of the remaining mass.
+    than k are kept. How many of the remaining units show the current value is
+    binomial; only the cases that keep fewer than k so far become states. All the cases
+    that reach k at this value end the same way (k - c more units of this value kept,
+    the rest at this value or below), so their total weight comes in closed form:
+    Σ_{m ≥ k-c} C(r, m) p^m q^(r-m) = (p + q)^r - Σ_{m < k-c} C(r, m) p^m q^(r-m),
+    with r = n - c units left. The work per value is O(states · k), whatever the pool
+    size (order statistics as icepool computes them); only the integers grow with n.
     """
     score = g if g is not None else (lambda v: v)
     vals = sorted(unit.pmf, reverse=high)
@@ -163,22 +168,30 @@ def keep(
     for i, v in enumerate(vals):
         if not states:
             break
-        sv, pv, rest = score(v), weights[i], suffix[i + 1]
-        budget.charge(len(states) * (n + 1), len(states) + len(finals))
+        sv, pv, rest, here = score(v), weights[i], suffix[i + 1], suffix[i]
+        budget.charge(len(states) * (k + 1), len(states) + len(finals))
+        rest_pow: dict[int, int] = {}
+        pv_pow = [1] * (k + 1)
+        for m in range(1, k + 1):
+            pv_pow[m] = pv_pow[m - 1] * pv
         new: dict[tuple[int, int], int] = {}
         for (c, s), w in states.items():
-            binom, pw = 1, 1
-            for m in range(n - c + 1):
+            r, need = n - c, k - c
+            reach = here**r
+            binom = 1
+            for m in range(min(need, r + 1)):
                 if m:
-                    binom = binom * (n - c - m + 1) // m
-                    pw *= pv
-                weight = w * binom * pw
-                if c + m >= k:
-                    total = s + (k - c) * sv
-                    finals[total] = finals.get(total, 0) + weight * rest ** (n - c - m)
-                else:
-                    key = (c + m, s + m * sv)
-                    new[key] = new.get(key, 0) + weight
+                    binom = binom * (r - m + 1) // m
+                weight = w * binom * pv_pow[m]
+                key = (c + m, s + m * sv)
+                new[key] = new.get(key, 0) + weight
+                q = rest_pow.get(r - m)
+                if q is None:
+                    q = rest_pow[r - m] = rest ** (r - m)
+                reach -= binom * pv_pow[m] * q
+            if reach:
+                total = s + need * sv
+                finals[total] = finals.get(total, 0) + w * reach
         states = new
     den = unit.den**n
     enumerated = sum(finals.values())

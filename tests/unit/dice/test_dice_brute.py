@@ -126,8 +126,17 @@ def exploding_keep(draw: st.DrawFn) -> str:
     return f"{n}d{s}{count}{kind}{when}{draw(st.sampled_from(['kh', 'kl']))}{k}"
 
 
+@st.composite
+def keep_pools(draw: st.DrawFn) -> str:
+    """Keep/drop over a plain or compounding pool (issue 18: keep-highest without a cost
+    growing with the pool)."""
+    n, s = draw(st.integers(1, 4)), draw(st.sampled_from([2, 3, 4, 6]))
+    mods = draw(st.sampled_from(["", "", "!!" if s > 2 else "", ">=2", "r=1"]))
+    return f"{n}d{s}{mods}{draw(keep_mod(n))}"
+
+
 @SETTINGS
-@given(st.one_of(fate(), custom(), clamped(), counting(), groups(), functions()))
+@given(st.one_of(fate(), custom(), clamped(), counting(), groups(), functions(), keep_pools()))
 def test_new_notations_agree_with_brute_force(text: str) -> None:
     try:
         assert_agrees(text)
