@@ -144,7 +144,7 @@ class _Pricer:
         for e in items:
             self.cost += states * e.size
             seen += e.size
-            tuples = math.comb(seen + k - 1, k) if seen < cap else cap
+            tuples = _capped_comb(seen + k - 1, k, cap)
             states = min(states * e.size, tuples, cap)
             self.charge(0, 0, states, 0)
         los = sorted((e.lo for e in items), reverse=high)[:k]
@@ -181,12 +181,25 @@ class _Pricer:
         """An exploding pool with keep: states are sorted best-k tuples of unit values."""
         assert d.keep is not None
         k = d.keep.n
-        states = min(math.comb(2 * values + k - 1, k), self.limits.max_support + 1)
+        states = _capped_comb(2 * values + k - 1, k, self.limits.max_support + 1)
         per_die = min(states, values * (levels + k))
         self.cost += states * values * (levels + k) + d.count * states * per_die
         self.charge(0, 0, states, 0)
         lo, hi = (-k, k) if d.counting else (0, k * top)
         return self.charge(lo, hi, _span(lo, hi), 64)
+
+
+def _capped_comb(n: int, k: int, cap: int) -> int:
+    """min(C(n, k), cap), without computing a huge binomial (k can be 10^12)."""
+    k = min(k, n - k)
+    if k < 0:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+        if out >= cap:
+            return cap
+    return out
 
 
 def _widen(b: Bound, by: int) -> Bound:
