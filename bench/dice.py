@@ -9,7 +9,10 @@ What it measures, each line against a baseline timed in the same run:
 * parsing (and for Daedalus compiling) a text never seen before;
 * a vectorised batch of 10^6 exploding d10 against a plain Python ``random`` loop;
 * the exact P(1d10! + 2 >= 13) against ``dyce`` at explosion depth 5 (and it checks
-  that Daedalus gives exactly 1/10, exiting non-zero if not).
+  that Daedalus gives exactly 1/10, exiting non-zero if not);
+* the exact distribution of ``50d6kh3`` (and, for the trend, ``500d6kh3``) against
+  ``icepool``'s ``d6.pool(n).highest(3).sum()`` (issue 18, item 6), after checking that
+  both give the same distribution.
 
 Ours and the baseline are timed alternately, repeat after repeat, and each keeps its
 best run (``time.perf_counter``, garbage collection off while timing, as in
@@ -35,6 +38,7 @@ from fractions import Fraction
 from importlib.metadata import version
 
 import d20
+import icepool
 import numpy as np
 from dyce import H
 from dyce.evaluation import explode_n
@@ -54,6 +58,7 @@ SEED = 20_240_601
 
 D20 = f"d20 {version('d20')}"
 DYCE = f"dyce {version('dyce')}"
+ICEPOOL = f"icepool {version('icepool')}"
 
 # A timed side: runs its operation n times.
 Side = Callable[[int], object]
@@ -308,11 +313,45 @@ def bench_exact() -> None:
     )
 
 
+def bench_keep_highest() -> None:
+    """Exact distribution of the 3 highest of n d6, against icepool's order statistics."""
+    for n, target in ((50, 1.0), (500, None)):
+        text = f"{n}d6kh3"
+        ours_dist = probability(text).dist
+        theirs_die = icepool.d6.pool(n).highest(3).sum()
+        theirs = {
+            int(v): Fraction(theirs_die.quantity(v), theirs_die.denominator())
+            for v in theirs_die.outcomes()
+        }
+        mine = {v: Fraction(w, ours_dist.den) for v, w in ours_dist.pmf.items()}
+        if mine != {v: p for v, p in theirs.items() if p}:
+            sys.exit(f"bench/dice.py: {text} differs from icepool's distribution")
+
+        def ours(calls: int, text: str = text) -> None:
+            for _ in range(calls):
+                probability(text)
+
+        def theirs_side(calls: int, n: int = n) -> None:
+            for _ in range(calls):
+                icepool.d6.pool(n).highest(3).sum()
+
+        r = _best({"ours": ours, "icepool": theirs_side})
+        _emit(
+            f"exact_distribution_{text}",
+            "us/eval",
+            _us(r["ours"]),
+            f"{ICEPOOL} d6.pool({n}).highest(3).sum()",
+            _us(r["icepool"]),
+            target,
+        )
+
+
 def main() -> None:
     bench_rolls()
     bench_parse()
     bench_batch()
     bench_exact()
+    bench_keep_highest()
 
 
 if __name__ == "__main__":

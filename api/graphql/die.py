@@ -18,6 +18,9 @@ class Die:
     value: Long
     active: bool
     flags: list[str]
+    label: str | None = strawberry.field(
+        default=None, description="The dice term's label (`1d8[fire]`), if it has one."
+    )
 
     @classmethod
     def from_domain(cls, die: DomainDie) -> Die:
@@ -31,4 +34,5 @@ class Die:
             value=Long(die.value),
             active=die.active,
             flags=list(die.flag_names),
+            label=die.label,
         )

@@ -72,12 +72,16 @@ def roll_batch(
 
 
 def _vectorisable(node: Node | Check) -> bool:
-    from services.dice.ast import dice_terms
+    """Whether numpy can roll it; groups, rounding, special dice and pool keeps loop."""
+    from services.dice.ast import DiceGroup, children
 
-    return all(
-        not (d.keep is not None and d.explode is not None and d.explode.kind != "compound")
-        for d in dice_terms(node)
-    )
+    if isinstance(node, DiceGroup) or (isinstance(node, Call) and node.fn not in ("min", "max")):
+        return False
+    if isinstance(node, Dice):
+        pool_keep = node.keep is not None and node.explode is not None
+        special = node.values or node.clamped or node.count_failures
+        return not (special or (pool_keep and node.explode.kind != "compound"))  # type: ignore[union-attr]
+    return all(_vectorisable(c) for c in children(node))
 
 
 def _loop(expr: Expression, n: int, rng: VectorRng, limits: Limits) -> Batch:

@@ -7,6 +7,7 @@ from services.dice.ast import (
     Call,
     Check,
     Dice,
+    DiceGroup,
     Expression,
     Group,
     Neg,
@@ -85,8 +86,22 @@ def _raw_bounds(node: Node, limits: Limits) -> tuple[int, int]:
             if max(abs(lo), abs(hi)) > MAX_VALUE:
                 raise _refuse(sub)
         return lo, hi
+    if isinstance(node, DiceGroup):
+        parts = [_bounds(a, limits) for a in node.items]
+        k, high = (len(parts), True) if node.keep is None else node.keep.kept(len(parts))
+        # The sum of the k highest (lowest) values is monotone in every item.
+        los = sorted((p[0] for p in parts), reverse=high)[:k]
+        his = sorted((p[1] for p in parts), reverse=high)[:k]
+        return sum(los), sum(his)
     assert isinstance(node, Call)
     parts = [_bounds(a, limits) for a in node.args]
+    if node.fn == "abs":
+        lo, hi = parts[0]
+        return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+    if node.fn in ("floor", "ceil", "round"):
+        # Exact division stays within the floor-division bounds, give or take one.
+        lo, hi = parts[0]
+        return lo - 1, hi + 1
     pick = min if node.fn == "min" else max
     return pick(p[0] for p in parts), pick(p[1] for p in parts)
 
@@ -95,8 +110,13 @@ def _dice_bounds(d: Dice, limits: Limits) -> tuple[int, int]:
     throws = 1 + (limits.max_explosions if d.explode is not None else 0)
     if d.counting:
         units = d.count * throws
-        return -units if d.failure is not None else 0, units if d.success is not None else 0
+        lo = -units if d.failure is not None and not d.count_failures else 0
+        return lo, units
     pen = 1 if d.explode is not None and d.explode.kind == "penetrate" else 0
-    per_die = d.sides + (throws - 1) * (d.sides - pen)
-    lo = 0 if d.keep is not None else d.count
-    return lo, d.count * per_die
+    values = [d.clamp(v) for v in d.face_values()]
+    vmin, vmax = min(values), max(values)
+    if d.explode is None and d.keep is None:
+        return d.count * vmin, d.count * vmax
+    per_die = vmax + (throws - 1) * max(vmax - pen, 0)
+    lo = d.count * throws * min(vmin - pen, 0)
+    return lo, d.count * max(per_die, 0)

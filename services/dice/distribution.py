@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache, reduce
 
+from services.dice import rational
+from services.dice.arith import Rational
 from services.dice.ast import (
+    ROUNDING,
+    Call,
     Check,
     Dice,
+    DiceGroup,
     Expression,
     Group,
     Neg,
@@ -14,6 +20,7 @@ from services.dice.ast import (
     Num,
     Product,
     Sum,
+    children,
     dice_terms,
 )
 from services.dice.bounds import check_expression
@@ -34,6 +41,14 @@ from services.dice.exact import (
 from services.dice.limits import DEFAULT_LIMITS, Limits
 from services.dice.parser import parse
 from services.dice.pricing import estimate
+from services.dice.rational import (
+    QDist,
+    abs_dist,
+    add_interval,
+    group_keep,
+    lift,
+    lower,
+)
 from services.dice.report import ProbabilityReport
 from services.dice.termdist import term_distribution
 
@@ -82,18 +97,95 @@ def _dist(node: Node, limits: Limits, eps: float, budget: Budget) -> Dist:
             if mul == "*":
                 acc = pairwise(acc, d, lambda x, y: x * y, mul_interval, budget)
             else:
-                if 0 in d.pmf or (d.tail and d.tlo <= 0 <= d.thi):
-                    raise DiceEvaluationError(
-                        f"the divisor at position {sub.pos} can be 0, so the expression "
-                        "has no distribution",
-                        code="division_by_zero",
-                        position=sub.pos,
-                    )
+                _refuse_zero_divisor(d, sub.pos)
                 acc = pairwise(acc, d, lambda x, y: x // y, div_interval, budget)
         return acc
+    if isinstance(node, DiceGroup):
+        if node.keep is None:
+            return _dist(
+                Sum(node.items[0], tuple(("+", i) for i in node.items[1:]), node.pos),
+                limits,
+                eps,
+                budget,
+            )
+        items = [lift(_dist(i, limits, eps, budget)) for i in node.items]
+        return lower(group_keep(items, node.keep, budget))
+    if node.fn in ROUNDING:
+        return lower(_qdist(node.args[0], limits, eps, budget), node.fn)
+    if node.fn == "abs":
+        return lower(abs_dist(lift(_dist(node.args[0], limits, eps, budget))))
     fn, interval = (min, min_interval) if node.fn == "min" else (max, max_interval)
     dists = [_dist(a, limits, eps, budget) for a in node.args]
     return reduce(lambda a, b: pairwise(a, b, fn, interval, budget), dists)
+
+
+def _refuse_zero_divisor(d: Dist | QDist, pos: int) -> None:
+    if 0 in d.pmf or (d.tail and d.tlo <= 0 <= d.thi):
+        raise DiceEvaluationError(
+            f"the divisor at position {pos} can be 0, so the expression has no distribution",
+            code="division_by_zero",
+            position=pos,
+        )
+
+
+def _divides(node: Node) -> bool:
+    """Whether a division occurs below node outside a nested rounding function."""
+    if isinstance(node, Product) and any(op == "/" for op, _ in node.rest):
+        return True
+    if isinstance(node, Call) and node.fn in ROUNDING:
+        return False
+    return any(_divides(c) for c in children(node))
+
+
+def _qdist(node: Node, limits: Limits, eps: float, budget: Budget) -> QDist:
+    """Distribution of node where `/` is exact (the argument of floor/ceil/round)."""
+    if not _divides(node):
+        return lift(_dist(node, limits, eps, budget))
+    if isinstance(node, Group):
+        return _qdist(node.inner, limits, eps, budget)
+    if isinstance(node, Neg):
+        d = _qdist(node.operand, limits, eps, budget)
+        return rational.mapped(d, lambda v: -v, -d.thi, -d.tlo)
+    if isinstance(node, Sum):
+        acc = _qdist(node.first, limits, eps, budget)
+        for op, sub in node.rest:
+            d = _qdist(sub, limits, eps, budget)
+            if op == "-":
+                d = rational.mapped(d, lambda v: -v, -d.thi, -d.tlo)
+            acc = rational.pairwise(acc, d, lambda x, y: x + y, add_interval, budget)
+        return acc
+    if isinstance(node, Product):
+        acc = _qdist(node.first, limits, eps, budget)
+        for mul, sub in node.rest:
+            d = _qdist(sub, limits, eps, budget)
+            if mul == "*":
+                acc = rational.pairwise(acc, d, lambda x, y: x * y, rational.mul_interval, budget)
+                continue
+            _refuse_zero_divisor(d, sub.pos)
+            acc = rational.pairwise(acc, d, _exact_div, rational.div_interval, budget)
+        return acc
+    if isinstance(node, DiceGroup):
+        items = [_qdist(i, limits, eps, budget) for i in node.items]
+        if node.keep is not None:
+            return group_keep(items, node.keep, budget)
+        return reduce(
+            lambda a, b: rational.pairwise(a, b, lambda x, y: x + y, add_interval, budget), items
+        )
+    assert isinstance(node, Call)
+    if node.fn == "abs":
+        return abs_dist(_qdist(node.args[0], limits, eps, budget))
+    pick = min if node.fn == "min" else max
+    iv = min_interval if node.fn == "min" else max_interval
+    dists = [_qdist(a, limits, eps, budget) for a in node.args]
+    return reduce(
+        lambda a, b: rational.pairwise(a, b, pick, iv, budget),  # type: ignore[arg-type]
+        dists,
+    )
+
+
+def _exact_div(x: Rational, y: Rational) -> Rational:
+    q = Fraction(x) / y
+    return q.numerator if q.denominator == 1 else q
 
 
 @lru_cache(maxsize=1024)

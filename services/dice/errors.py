@@ -44,3 +44,9 @@ class DistributionUnsupported(DiceError):
 
     code = "distribution_unsupported"
     http_status = 422
+
+
+class DiceAmbiguityError(DiceSyntaxError):
+    """The spelling means different things in common tools; the message names each reading."""
+
+    code = "ambiguous_notation"

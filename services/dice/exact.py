@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import gmpy2
 
@@ -34,19 +35,29 @@ class Dist:
     @property
     def lo(self) -> Bound:
         """Smallest possible outcome, tail included."""
-        lo: Bound = min(self.pmf) if self.pmf else INF
-        return min(lo, self.tlo) if self.tail else lo
+        lo: Bound = outer_bounds(self.pmf, self.tail, self.tlo, self.thi)[0]
+        return lo
 
     @property
     def hi(self) -> Bound:
         """Largest possible outcome, tail included."""
-        hi: Bound = max(self.pmf) if self.pmf else -INF
-        return max(hi, self.thi) if self.tail else hi
+        hi: Bound = outer_bounds(self.pmf, self.tail, self.tlo, self.thi)[1]
+        return hi
 
     @property
     def enumerated(self) -> int:
         """Weight of the enumerated outcomes."""
         return self.den - self.tail
+
+
+def outer_bounds(values: Any, tail: int, tlo: Any, thi: Any) -> tuple[Any, Any]:
+    """(smallest, largest) outcome of enumerated values and a tail in [tlo, thi].
+
+    Shared with the fraction-valued distributions of `rational`, hence untyped values.
+    """
+    lo = min(values) if values else INF
+    hi = max(values) if values else -INF
+    return (min(lo, tlo), max(hi, thi)) if tail else (lo, hi)
 
 
 class Budget:

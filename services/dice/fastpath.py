@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from services.dice.ast import Call, Dice, Group, Neg, Node, Num, Product, Sum
-from services.dice.errors import DiceEvaluationError, DiceLimitError
+from services.dice.arith import ROUNDERS, Rational, divide, keep_sum
+from services.dice.ast import ROUNDING, Call, Dice, DiceGroup, Group, Neg, Node, Num, Product, Sum
+from services.dice.errors import DiceLimitError
 from services.dice.limits import Limits
 from services.dice.rng import Rng
 
@@ -45,27 +46,19 @@ class Replay:
         return x - 1
 
 
-def _div(a: int, b: int, pos: int) -> int:
-    if b == 0:
-        raise DiceEvaluationError(
-            f"division by zero: the divisor at position {pos} rolled 0",
-            code="division_by_zero",
-            position=pos,
-        )
-    return a // b
-
-
-def _product(vals: tuple[int, ...], steps: tuple[tuple[str, int], ...]) -> int:
+def _product(
+    vals: tuple[Rational, ...], steps: tuple[tuple[str, int], ...], exact: bool
+) -> Rational:
     total = vals[0]
     for (op, pos), v in zip(steps, vals[1:], strict=True):
-        total = total * v if op == "*" else _div(total, v, pos)
+        total = total * v if op == "*" else divide(total, v, pos, exact)
     return total
 
 
 def compile_fast(node: Node, limits: Limits, tree_dice: Callable[[Dice], TreeRunner]) -> FastRunner:
     """Generate `run(below, draws) -> total` for a node."""
-    env: dict[str, object] = {"_div": _div}
-    source = _emit(node, env, limits, tree_dice)
+    env: dict[str, object] = {}
+    source = _emit(node, env, limits, tree_dice, False)
     code = f"def run(below, draws):\n    return {source}\n"
     exec(compile(code, "<dice>", "exec"), env)
     run: FastRunner = env["run"]  # type: ignore[assignment]
@@ -77,9 +70,10 @@ def _emit(
     env: dict[str, object],
     limits: Limits,
     tree_dice: Callable[[Dice], TreeRunner],
+    exact: bool,
 ) -> str:
-    def emit(n: Node) -> str:
-        return _emit(n, env, limits, tree_dice)
+    def emit(n: Node, inner_exact: bool = exact) -> str:
+        return _emit(n, env, limits, tree_dice, inner_exact)
 
     if isinstance(node, Num):
         return f"({node.value})"
@@ -102,11 +96,21 @@ def _emit(
         terms = [emit(node.first)] + [emit(n) for _, n in node.rest]
         steps = tuple((op, n.pos) for op, n in node.rest)
         name = f"p{len(env)}"
-        env[name] = lambda *vals: _product(vals, steps)
+        env[name] = lambda *vals: _product(vals, steps, exact)
         return f"{name}({', '.join(terms)})"
+    if isinstance(node, DiceGroup):
+        # Arguments are evaluated left to right, so the items throw in order.
+        name = f"g{len(env)}"
+        keep = node.keep
+        env[name] = lambda *vals: keep_sum(vals, keep)
+        return f"{name}({', '.join(emit(a) for a in node.items)})"
     if isinstance(node, Call):
+        if node.fn in ROUNDING:
+            name = f"r{len(env)}"
+            env[name] = ROUNDERS[node.fn]
+            return f"{name}({emit(node.args[0], True)})"
         if len(node.args) == 1:  # min(x) is x; the builtin would want an iterable
-            return emit(node.args[0])
+            return emit(node.args[0]) if node.fn != "abs" else f"abs({emit(node.args[0])})"
         return f"{node.fn}({', '.join(emit(a) for a in node.args)})"
     name = f"d{len(env)}"
     env[name] = _dice_fast(node, limits, tree_dice)
@@ -117,6 +121,8 @@ def _dice_fast(
     d: Dice, limits: Limits, tree_dice: Callable[[Dice], TreeRunner]
 ) -> Callable[[Below, list[int]], int]:
     sides, count = d.sides, d.count
+    if d.values or d.clamped:
+        return _via_tree(tree_dice(d))
     if not (d.reroll or d.explode or d.keep or d.counting):
 
         def plain(below: Below, draws: list[int]) -> int:
@@ -177,7 +183,11 @@ def _dice_fast(
             return total
 
         return exploding
-    tree = tree_dice(d)
+    return _via_tree(tree_dice(d))
+
+
+def _via_tree(tree: TreeRunner) -> Callable[[Below, list[int]], int]:
+    """The tree evaluator behind the fast interface, recording its draws."""
 
     def general(below: Below, draws: list[int]) -> int:
         result = tree(Recorder(below, draws))

@@ -11,7 +11,19 @@ import math
 from functools import reduce
 from typing import NamedTuple
 
-from services.dice.ast import Call, Check, Dice, Group, Neg, Node, Num, Product, Sum
+from services.dice.ast import (
+    ROUNDING,
+    Call,
+    Check,
+    Dice,
+    DiceGroup,
+    Group,
+    Neg,
+    Node,
+    Num,
+    Product,
+    Sum,
+)
 from services.dice.errors import DiceLimitError
 from services.dice.exact import Bound, div_interval, max_interval, min_interval, mul_interval
 from services.dice.limits import Limits
@@ -54,6 +66,7 @@ class _Pricer:
         self.limits = limits
         self.eps = eps
         self.cost = 0
+        self.rational = False  # inside floor/ceil/round values are fractions: no span cap
 
     def charge(self, lo: Bound, hi: Bound, size: int, bits: float) -> Est:
         lim = self.limits
@@ -73,7 +86,7 @@ class _Pricer:
     def pair(self, a: Est, b: Est, interval: object, *, pairwise: bool = True) -> Est:
         lo, hi = interval(a.lo, a.hi, b.lo, b.hi)  # type: ignore[operator]
         bits = a.bits + b.bits
-        size = min(a.size * b.size, _span(lo, hi))
+        size = a.size * b.size if self.rational else min(a.size * b.size, _span(lo, hi))
         words = 1 + bits / 64
         self.cost += int((a.size * b.size if pairwise else size) * words)
         return self.charge(lo, hi, size, bits)
@@ -102,14 +115,50 @@ class _Pricer:
             for mul, s in n.rest:
                 acc = self.pair(acc, self.est(s), mul_interval if mul == "*" else div_interval)
             return acc
+        if isinstance(n, DiceGroup):
+            return self.group(n)
         assert isinstance(n, Call)
+        if n.fn in ROUNDING:
+            outer, self.rational = self.rational, True
+            e = self.est(n.args[0])
+            self.rational = outer
+            lo, hi = _widen(e.lo, -1), _widen(e.hi, 1)
+            return self.charge(lo, hi, min(e.size, _span(lo, hi)), e.bits)
+        if n.fn == "abs":
+            e = self.est(n.args[0])
+            self.cost += e.size
+            return Est(0, max(abs(e.lo), abs(e.hi)), e.size, e.bits)
         interval = min_interval if n.fn == "min" else max_interval
         return reduce(lambda a, b: self.pair(a, b, interval), [self.est(a) for a in n.args])
 
+    def group(self, n: DiceGroup) -> Est:
+        """Keep/drop among item totals: states are the sorted best k so far."""
+        items = [self.est(i) for i in n.items]
+        if n.keep is None:
+            add = lambda a0, a1, b0, b1: (a0 + b0, a1 + b1)  # noqa: E731
+            return reduce(lambda a, b: self.pair(a, b, add), items)
+        k, high = n.keep.kept(len(items))
+        cap = self.limits.max_support + 1
+        states = 1
+        seen = 0  # values an item can take, summed: a state is a sorted k-tuple of them
+        for e in items:
+            self.cost += states * e.size
+            seen += e.size
+            tuples = _capped_comb(seen + k - 1, k, cap)
+            states = min(states * e.size, tuples, cap)
+            self.charge(0, 0, states, 0)
+        los = sorted((e.lo for e in items), reverse=high)[:k]
+        his = sorted((e.hi for e in items), reverse=high)[:k]
+        lo, hi = sum(los), sum(his)
+        size = min(states, _span(lo, hi))
+        return self.charge(lo, hi, size, sum(e.bits for e in items))
+
     def dice(self, d: Dice) -> Est:
         roll, den = single_roll(d)
-        faces = sorted(roll)
+        faces = sorted({d.clamp(f) for f in roll})
         levels = chain_levels(d, self.eps)
+        if d.keep is not None and d.explode is not None and d.explode.kind != "compound":
+            return self.pool_keep(d, len(faces), faces[-1], levels)
         per_lo, per_hi = faces[0], faces[-1] * levels
         if d.counting:
             per_lo, per_hi = -levels, levels
@@ -127,6 +176,34 @@ class _Pricer:
         # Repeated squaring: the last products dominate, about size × bits.
         self.cost += int(size * (1 + d.count * unit_bits / 64))
         return self.charge(lo, hi, size, d.count * unit_bits)
+
+    def pool_keep(self, d: Dice, values: int, top: int, levels: int) -> Est:
+        """An exploding pool with keep: states are sorted best-k tuples of unit values."""
+        assert d.keep is not None
+        k = d.keep.n
+        states = _capped_comb(2 * values + k - 1, k, self.limits.max_support + 1)
+        per_die = min(states, values * (levels + k))
+        self.cost += states * values * (levels + k) + d.count * states * per_die
+        self.charge(0, 0, states, 0)
+        lo, hi = (-k, k) if d.counting else (0, k * top)
+        return self.charge(lo, hi, _span(lo, hi), 64)
+
+
+def _capped_comb(n: int, k: int, cap: int) -> int:
+    """min(C(n, k), cap), without computing a huge binomial (k can be 10^12)."""
+    k = min(k, n - k)
+    if k < 0:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+        if out >= cap:
+            return cap
+    return out
+
+
+def _widen(b: Bound, by: int) -> Bound:
+    return b if isinstance(b, float) else b + by
 
 
 def _span(lo: Bound, hi: Bound) -> int:

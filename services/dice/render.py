@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
-from services.dice.ast import Call, Dice, Group, Neg, Num, Product, Sum, formula
+from services.dice.ast import Call, Dice, DiceGroup, Group, Neg, Num, Product, Sum, formula
 from services.dice.results import (
     COMPOUNDED,
     DROPPED,
@@ -15,6 +16,7 @@ from services.dice.results import (
     SUCCESS,
     CompositeResult,
     DiceResult,
+    GroupResult,
     Result,
     RollResult,
     dice_results,
@@ -57,17 +59,26 @@ def _terms_of(res: Result) -> list[DiceResult]:
     return out
 
 
+def number(value: int | Fraction) -> int | str:
+    """A value for JSON: an int, or "n/d" inside floor/ceil/round where division is exact."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
+    return value
+
+
 def _tree(res: Result, term_counter: list[int]) -> dict[str, Any]:
     node = res.node
     if isinstance(res, DiceResult):
         term = term_counter[0]
         term_counter[0] += 1
-        return {
+        out = {
             "type": "dice",
             "notation": node.notation(),
             "term": term,
             "count": node.count,
             "sides": node.sides,
+            "kind": node.kind,
+            "label": node.label,
             "value": res.value,
             "throws": [
                 {
@@ -80,25 +91,37 @@ def _tree(res: Result, term_counter: list[int]) -> dict[str, Any]:
                 for f, v, fl, die in res.rolls
             ],
         }
+        if node.values:
+            out["faces"] = list(node.values)
+        return out
     if isinstance(node, Num):
-        return {"type": "number", "value": res.value}
+        return {"type": "number", "value": res.value, **_label(node.label)}
     assert isinstance(res, CompositeResult)
     parts = [_tree(p, term_counter) for p in res.parts]
+    value = number(res.value)
+    if isinstance(res, GroupResult):
+        keep = None if node.keep is None else node.keep.notation()
+        items = [{**p, "kept": k} for p, k in zip(parts, res.kept, strict=True)]
+        return {"type": "dice_group", "value": value, "keep": keep, "items": items}
     if isinstance(node, Sum | Product):
         ops = [op for op, _ in node.rest]
         kind = "sum" if isinstance(node, Sum) else "product"
         return {
             "type": kind,
-            "value": res.value,
+            "value": value,
             "first": parts[0],
             "rest": [{"op": op, "operand": p} for op, p in zip(ops, parts[1:], strict=True)],
         }
     if isinstance(node, Neg):
-        return {"type": "negate", "value": res.value, "operand": parts[0]}
+        return {"type": "negate", "value": value, "operand": parts[0]}
     if isinstance(node, Group):
-        return {"type": "group", "value": res.value, "inner": parts[0]}
+        return {"type": "group", "value": value, "inner": parts[0]}
     assert isinstance(node, Call)
-    return {"type": "call", "fn": node.fn, "value": res.value, "args": parts}
+    return {"type": "call", "fn": node.fn, "value": value, "args": parts}
+
+
+def _label(label: str | None) -> dict[str, Any]:
+    return {} if label is None else {"label": label}
 
 
 # -- Foundry VTT ---------------------------------------------------------------------
@@ -125,9 +148,16 @@ def _foundry_roll(res: Result, text: str) -> dict[str, Any]:
         "dice": [],
         "formula": text,
         "terms": terms,
-        "total": res.value,
+        "total": _js_number(res.value),
         "evaluated": True,
     }
+
+
+def _js_number(value: int | Fraction) -> int | float:
+    """Foundry keeps JavaScript numbers: an exact fraction becomes the nearest float."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else float(value)
+    return value
 
 
 def _foundry_terms(res: Result) -> list[dict[str, Any]]:
@@ -136,8 +166,11 @@ def _foundry_terms(res: Result) -> list[dict[str, Any]]:
     if isinstance(res, DiceResult):
         return [_foundry_die(res)]
     if isinstance(node, Num):
-        return [{"class": "NumericTerm", **base, "number": res.value}]
+        options = {} if node.label is None else {"flavor": node.label}
+        return [{"class": "NumericTerm", **base, "options": options, "number": res.value}]
     assert isinstance(res, CompositeResult)
+    if isinstance(res, GroupResult):
+        return [_foundry_pool(res)]
     if isinstance(node, Sum | Product):
         out = _foundry_terms(res.parts[0])
         for (op, _), part in zip(node.rest, res.parts[1:], strict=True):
@@ -157,9 +190,29 @@ def _foundry_terms(res: Result) -> list[dict[str, Any]]:
             "fn": node.fn,
             "terms": [formula(p.node) for p in res.parts],
             "rolls": [_foundry_roll(p, formula(p.node)) for p in res.parts],
-            "result": str(res.value),
+            "result": str(_js_number(res.value)),
         }
     ]
+
+
+def _foundry_pool(res: GroupResult) -> dict[str, Any]:
+    """A dice group as Foundry's PoolTerm: one roll per item, results kept or discarded."""
+    node: DiceGroup = res.node
+    results: list[dict[str, Any]] = []
+    for part, kept in zip(res.parts, res.kept, strict=True):
+        r: dict[str, Any] = {"result": _js_number(part.value), "active": kept}
+        if not kept:
+            r["discarded"] = True
+        results.append(r)
+    return {
+        "class": "PoolTerm",
+        "options": {},
+        "evaluated": True,
+        "terms": [formula(p.node) for p in res.parts],
+        "modifiers": [] if node.keep is None else [node.keep.notation()],
+        "rolls": [_foundry_roll(p, formula(p.node)) for p in res.parts],
+        "results": results,
+    }
 
 
 def _foundry_paren(res: Result) -> list[dict[str, Any]]:
@@ -183,12 +236,17 @@ def _foundry_modifiers(d: Dice) -> list[str]:
         mods.append(("r" if d.reroll.once else "rr") + str(d.reroll.when))
     if d.explode is not None:
         mods.append("x" + (str(d.explode.when) if d.explode.when else ""))
+    if d.clamp_min is not None:
+        mods.append(f"min{d.clamp_min}")
+    if d.clamp_max is not None:
+        mods.append(f"max{d.clamp_max}")
     if d.keep is not None:
         mods.append(d.keep.notation())
     if d.success is not None:
         mods.append("cs" + str(d.success))
     if d.failure is not None:
-        mods.append("cf" + str(d.failure))
+        # Foundry's cf replaces the count with the failures; df subtracts them, as here.
+        mods.append(("cf" if d.count_failures else "df") + str(d.failure))
     return mods
 
 
@@ -204,7 +262,7 @@ def _foundry_die(res: DiceResult) -> dict[str, Any]:
         if fl & EXPLODED:
             r["exploded"] = True
         if d.counting and r["active"]:
-            r["count"] = (1 if fl & SUCCESS else 0) - (1 if fl & FAILURE else 0)
+            r["count"] = d.score(value)
             if fl & SUCCESS:
                 r["success"] = True
             if fl & FAILURE:
@@ -212,9 +270,15 @@ def _foundry_die(res: DiceResult) -> dict[str, Any]:
         if fl & (PENETRATED | COMPOUNDED):
             r["daedalus"] = {"face": face, "flags": list(flag_names(fl))}
         results.append(r)
+    options: dict[str, Any] = {}
+    if d.label is not None:
+        options["flavor"] = d.label
+    if d.kind in ("custom", "d66"):
+        # Foundry has no such die: the faces travel with it, for a client that cares.
+        options["daedalus"] = {"die": d.die_notation(), "faces": list(d.values)}
     return {
-        "class": "Die",
-        "options": {},
+        "class": "FateDie" if d.kind == "fate" else "Die",
+        "options": options,
         "evaluated": True,
         "number": d.count,
         "faces": d.sides,
@@ -231,24 +295,42 @@ def render_dice_so_nice(result: RollResult) -> dict[str, Any]:
     """Dice So Nice `show()` data: one throw with every physical die and its face."""
     dice = []
     for term in dice_results(result):
-        sides = term.node.sides
-        dtype = f"d{sides}" if sides in _DSN_FACES else f"d{_closest(sides)}"
+        node = term.node
         for face, _value, fl, _die in term.rolls:
             options: dict[str, Any] = {}
             if fl & (REROLLED | DROPPED):
                 options["ghost"] = True
-            dice.append(
-                {
-                    "result": face,
-                    "resultLabel": str(face),
-                    "type": dtype,
-                    "vectors": [],
-                    "options": options,
-                    **({"discarded": True} if fl & DROPPED else {}),
-                    **({"rerolled": True} if fl & REROLLED else {}),
-                }
-            )
+            extra = {
+                **({"discarded": True} if fl & DROPPED else {}),
+                **({"rerolled": True} if fl & REROLLED else {}),
+            }
+            for result_, label, dtype in _dsn_faces(node, face):
+                dice.append(
+                    {
+                        "result": result_,
+                        "resultLabel": label,
+                        "type": dtype,
+                        "vectors": [],
+                        "options": dict(options),
+                        **extra,
+                    }
+                )
     return {"throws": [{"dice": dice}]}
+
+
+def _dsn_faces(d: Dice, face: int) -> list[tuple[int, str, str]]:
+    """(result, label, model) of each 3D die showing one throw."""
+    if d.kind == "fate":
+        return [(face, {-1: "-", 0: " ", 1: "+"}[face], "df")]
+    if d.kind == "d66":
+        # The tables' d66 is a tens die and a units die.
+        return [(face // 10, str(face // 10), "d6"), (face % 10, str(face % 10), "d6")]
+    sides = d.sides
+    dtype = f"d{sides}" if sides in _DSN_FACES else f"d{_closest(sides)}"
+    if d.kind == "custom":
+        # The model's face is the die's face number; the label is the value it bears.
+        return [(d.values.index(face) + 1, str(face), dtype)]
+    return [(face, str(face), dtype)]
 
 
 def _closest(sides: int) -> int:

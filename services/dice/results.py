@@ -14,6 +14,7 @@ SUCCESS = 8
 FAILURE = 16
 PENETRATED = 32
 COMPOUNDED = 64
+CLAMPED = 128
 _FLAG_NAMES = (
     (EXPLODED, "exploded"),
     (REROLLED, "rerolled"),
@@ -22,6 +23,7 @@ _FLAG_NAMES = (
     (FAILURE, "failure"),
     (PENETRATED, "penetrated"),
     (COMPOUNDED, "compounded"),
+    (CLAMPED, "clamped"),
 )
 
 
@@ -46,6 +48,7 @@ class Die:
     face: int
     value: int
     flags: int
+    label: str | None = None
 
     @property
     def active(self) -> bool:
@@ -68,6 +71,7 @@ class Die:
             "value": self.value,
             "active": self.active,
             "flags": list(self.flag_names),
+            "label": self.label,
         }
 
 
@@ -94,14 +98,27 @@ class DiceResult(Result):
 
 
 class CompositeResult(Result):
-    """Sum, product, negation, group or min/max: its parts' results."""
+    """Sum, product, negation, group or function: its parts' results.
+
+    Inside floor/ceil/round, division is exact, so a part's value may be a Fraction.
+    """
 
     __slots__ = ("parts",)
 
-    def __init__(self, node: Any, value: int, parts: list[Result]) -> None:
+    def __init__(self, node: Any, value: Any, parts: list[Result]) -> None:
         self.node = node
         self.value = value
         self.parts = parts
+
+
+class GroupResult(CompositeResult):
+    """A dice group `{a, b}khN`: each item's result and whether it was kept."""
+
+    __slots__ = ("kept",)
+
+    def __init__(self, node: Any, value: Any, parts: list[Result], kept: list[bool]) -> None:
+        super().__init__(node, value, parts)
+        self.kept = kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +204,9 @@ class RollResult:
         """Every throw, in throw order."""
         out: list[Die] = []
         for term_index, term in enumerate(dice_results(self)):
-            sides = term.node.sides
+            sides, label = term.node.sides, term.node.label
             for face, value, flags, die in term.rolls:
-                out.append(Die(len(out), term_index, die, sides, face, value, flags))
+                out.append(Die(len(out), term_index, die, sides, face, value, flags, label))
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from services.dice.arith import ROUNDERS, Rational, divide, kept_mask
 from services.dice.ast import (
+    ROUNDING,
     Call,
     Check,
     Dice,
+    DiceGroup,
     Expression,
     Group,
     Neg,
@@ -18,11 +21,12 @@ from services.dice.ast import (
     Sum,
 )
 from services.dice.bounds import check_expression
-from services.dice.errors import DiceEvaluationError, DiceLimitError
+from services.dice.errors import DiceLimitError
 from services.dice.fastpath import Replay, compile_fast
 from services.dice.limits import DEFAULT_LIMITS, Limits
 from services.dice.parser import parse
 from services.dice.results import (
+    CLAMPED,
     COMPOUNDED,
     DROPPED,
     EXPLODED,
@@ -33,6 +37,7 @@ from services.dice.results import (
     CheckResult,
     CompositeResult,
     DiceResult,
+    GroupResult,
     Result,
     RollResult,
 )
@@ -129,14 +134,15 @@ def _check(op: str, total: int, target: int) -> CheckResult:
     return CheckResult(op, total, target, success, margin)
 
 
-def _compile(node: Node, limits: Limits) -> Runner:
+def _compile(node: Node, limits: Limits, exact: bool = False) -> Runner:
+    """The tree evaluator; `exact` inside floor/ceil/round, where division is exact."""
     if isinstance(node, Num):
         const = Result(node, node.value)
         return lambda rng: const
     if isinstance(node, Dice):
         return _compile_dice(node, limits)
     if isinstance(node, Group | Neg):
-        inner = _compile(node.inner if isinstance(node, Group) else node.operand, limits)
+        inner = _compile(node.inner if isinstance(node, Group) else node.operand, limits, exact)
         sign = 1 if isinstance(node, Group) else -1
 
         def unary(rng: Rng) -> Result:
@@ -145,7 +151,8 @@ def _compile(node: Node, limits: Limits) -> Runner:
 
         return unary
     if isinstance(node, Sum):
-        fns = [_compile(node.first, limits)] + [_compile(n, limits) for _, n in node.rest]
+        fns = [_compile(node.first, limits, exact)]
+        fns += [_compile(n, limits, exact) for _, n in node.rest]
         signs = [1] + [1 if op == "+" else -1 for op, _ in node.rest]
         if all(s == 1 for s in signs):
 
@@ -162,32 +169,56 @@ def _compile(node: Node, limits: Limits) -> Runner:
 
         return add_signed
     if isinstance(node, Product):
-        first = _compile(node.first, limits)
-        rest = [(op, _compile(n, limits), n) for op, n in node.rest]
+        first = _compile(node.first, limits, exact)
+        rest = [(op, _compile(n, limits, exact), n) for op, n in node.rest]
 
         def multiply(rng: Rng) -> Result:
             r = first(rng)
             results = [r]
-            total = r.value
+            total: Rational = r.value
             for op, fn, sub in rest:
                 r = fn(rng)
                 results.append(r)
-                if op == "*":
-                    total *= r.value
-                elif r.value == 0:
-                    raise DiceEvaluationError(
-                        f"division by zero: the divisor at position {sub.pos} rolled 0",
-                        code="division_by_zero",
-                        position=sub.pos,
-                    )
-                else:
-                    total //= r.value
+                total = total * r.value if op == "*" else divide(total, r.value, sub.pos, exact)
             return CompositeResult(node, total, results)
 
         return multiply
-    args = [_compile(a, limits) for a in node.args]
-    pick = min if node.fn == "min" else max
-    call: Call = node
+    if isinstance(node, DiceGroup):
+        items = [_compile(n, limits, exact) for n in node.items]
+        group: DiceGroup = node
+
+        def dice_group(rng: Rng) -> Result:
+            results = [fn(rng) for fn in items]
+            kept = kept_mask([r.value for r in results], group.keep)
+            for r, k in zip(results, kept, strict=True):
+                if not k:
+                    _drop(r)
+            total = sum((r.value for r, k in zip(results, kept, strict=True) if k), start=0)
+            return GroupResult(group, total, results, kept)
+
+        return dice_group
+    return _compile_call(node, limits, exact)
+
+
+def _compile_call(call: Call, limits: Limits, exact: bool) -> Runner:
+    if call.fn in ROUNDING:
+        inner = _compile(call.args[0], limits, exact=True)
+        rounder = ROUNDERS[call.fn]
+
+        def rounding(rng: Rng) -> Result:
+            part = inner(rng)
+            return CompositeResult(call, rounder(part.value), [part])
+
+        return rounding
+    args = [_compile(a, limits, exact) for a in call.args]
+    if call.fn == "abs":
+
+        def absolute(rng: Rng) -> Result:
+            part = args[0](rng)
+            return CompositeResult(call, abs(part.value), [part])
+
+        return absolute
+    pick = min if call.fn == "min" else max
 
     def function(rng: Rng) -> Result:
         results = [fn(rng) for fn in args]
@@ -196,19 +227,36 @@ def _compile(node: Node, limits: Limits) -> Runner:
     return function
 
 
+def _drop(res: Result) -> None:
+    """Flag every throw under a dropped group item as dropped."""
+    stack = [res]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, DiceResult):
+            for r in cur.rolls:
+                r[2] |= DROPPED
+        elif isinstance(cur, CompositeResult):
+            stack.extend(cur.parts)
+
+
 def _compile_dice(d: Dice, limits: Limits) -> Runner:
     sides, count = d.sides, d.count
-    rerolls = d.reroll.when.faces(sides) if d.reroll else frozenset()
+    values = d.values  # empty for numbered dice, whose face is the draw + 1
+    rerolls = d.reroll.when.passing(d.face_values()) if d.reroll else frozenset()
     once = bool(d.reroll and d.reroll.once)
     explodes = d.explode_faces()
     kind = d.explode.kind if d.explode else ""
     pen = 1 if kind == "penetrate" else 0
     chain_flag = COMPOUNDED if kind == "compound" else (PENETRATED if pen else 0)
     max_rr, max_ex = limits.max_rerolls, limits.max_explosions
-    plain = not (rerolls or explodes or d.keep or d.counting)
+    clamp = d.clamp if d.clamped else None
+    plain = not (rerolls or explodes or d.keep or d.counting or values or clamp)
+
+    def draw(below: Callable[[int], int]) -> int:
+        return values[below(sides)] if values else below(sides) + 1
 
     def throw(below: Callable[[int], int], rolls: list[list[int]], die: int) -> int:
-        face = below(sides) + 1
+        face = draw(below)
         n = 0
         while face in rerolls:
             rolls.append([face, face, REROLLED, die])
@@ -219,10 +267,16 @@ def _compile_dice(d: Dice, limits: Limits) -> Runner:
                     code="reroll_limit",
                     position=d.pos,
                 )
-            face = below(sides) + 1
+            face = draw(below)
             if once:
                 break
         return face
+
+    def record(rolls: list[list[int]], face: int, drop: int, flags: int, die: int) -> None:
+        value = face if clamp is None else clamp(face)
+        if value != face:
+            flags |= CLAMPED
+        rolls.append([face, value - drop, flags, die])
 
     def run(rng: Rng) -> Result:
         below = rng.below
@@ -235,14 +289,13 @@ def _compile_dice(d: Dice, limits: Limits) -> Runner:
                 total += face
             return DiceResult(d, total, rolls)
         for die in range(count):
-            face = throw(below, rolls, die) if rerolls else below(sides) + 1
+            face = throw(below, rolls, die)
             if face not in explodes:
-                rolls.append([face, face, 0, die])
+                record(rolls, face, 0, 0, die)
                 continue
             n, drop = 0, 0
             while face in explodes:
-                flags = EXPLODED | (chain_flag if n else 0)
-                rolls.append([face, face - drop, flags, die])
+                record(rolls, face, drop, EXPLODED | (chain_flag if n else 0), die)
                 n += 1
                 if n > max_ex:
                     raise DiceLimitError(
@@ -250,9 +303,9 @@ def _compile_dice(d: Dice, limits: Limits) -> Runner:
                         code="explosion_limit",
                         position=d.pos,
                     )
-                face = throw(below, rolls, die) if rerolls else below(sides) + 1
+                face = throw(below, rolls, die)
                 drop = pen
-            rolls.append([face, face - drop, chain_flag, die])
+            record(rolls, face, drop, chain_flag, die)
         return DiceResult(d, _settle(d, rolls, kind == "compound"), rolls)
 
     return run
@@ -282,12 +335,11 @@ def _settle(d: Dice, rolls: list[list[int]], compound: bool) -> int:
         return sum(v for v, _ in units)
     total = 0
     for value, members in units:
-        if d.success is not None and d.success.test(value):
-            total += 1
-            for r in members:
-                r[2] |= SUCCESS
-        if d.failure is not None and d.failure.test(value):
-            total -= 1
-            for r in members:
-                r[2] |= FAILURE
+        score = d.score(value)
+        total += score
+        flags = (SUCCESS if d.success is not None and d.success.test(value) else 0) | (
+            FAILURE if d.failure is not None and d.failure.test(value) else 0
+        )
+        for r in members:
+            r[2] |= flags
     return total

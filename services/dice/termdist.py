@@ -6,33 +6,29 @@ import math
 from collections.abc import Callable
 
 from services.dice.ast import Dice
-from services.dice.errors import DistributionUnsupported
 from services.dice.exact import INF, Bound, Budget, Dist, power
 from services.dice.limits import Limits
+from services.dice.pooldist import pool_keep
 
 
 def single_roll(d: Dice) -> tuple[dict[int, int], int]:
-    """Weights of one throw's face after the reroll rule, and their denominator."""
+    """Weights of one throw's face value after the reroll rule, and their denominator."""
     s = d.sides
+    mult: dict[int, int] = {}
+    for v in d.face_values():
+        mult[v] = mult.get(v, 0) + 1
     if d.reroll is None:
-        return dict.fromkeys(range(1, s + 1), 1), s
-    hit = d.reroll.when.faces(s)
+        return mult, s
+    hit = d.reroll.when.passing(d.face_values())
+    m = sum(c for v, c in mult.items() if v in hit)
     if not d.reroll.once:
-        return {f: 1 for f in range(1, s + 1) if f not in hit}, s - len(hit)
-    m = len(hit)
-    return {f: s * (f not in hit) + m for f in range(1, s + 1)}, s * s
+        return {v: c for v, c in mult.items() if v not in hit}, s - m
+    return {v: c * (s * (v not in hit) + m) for v, c in mult.items()}, s * s
 
 
 def scorer(d: Dice) -> Callable[[int], int]:
-    """Per-unit score: +1 success, -1 failure (both may apply)."""
-    succ, fail = d.success, d.failure
-
-    def g(v: int) -> int:
-        return (1 if succ is not None and succ.test(v) else 0) - (
-            1 if fail is not None and fail.test(v) else 0
-        )
-
-    return g
+    """Per-unit score: +1 success, -1 failure (+1 for `cf` alone)."""
+    return d.score
 
 
 def _chain(
@@ -115,20 +111,19 @@ def term_distribution(d: Dice, limits: Limits, eps: float, budget: Budget) -> Di
     explodes = d.explode_faces() & set(roll)
     kind = d.explode.kind if d.explode else ""
     g = scorer(d)
-    if d.keep is not None and kind in ("explode", "penetrate"):
-        raise DistributionUnsupported(
-            f"{d.notation()}: keep/drop over a pool that grows by explosions has no exact "
-            "distribution here; compound explosions (!!) are supported",
-            position=d.pos,
-        )
+    cl = d.clamp
     pen = 1 if kind == "penetrate" else 0
+    if d.keep is not None and kind in ("explode", "penetrate"):
+        return pool_keep(d, roll, den, explodes, eps, budget)
     if not explodes:
-        unit = Dist(dict(roll), den)
+        unit = Dist(_group(cl, roll), den)
     elif kind == "compound" or not d.counting:
-        unit = _chain(roll, den, explodes, lambda f: f, lambda f: f - pen, eps, budget)
+        unit = _chain(roll, den, explodes, cl, lambda f: cl(f) - pen, eps, budget)
     else:
         # Each throw of a `!`/`!p` pool is scored on its own.
-        per_die = _chain(roll, den, explodes, g, lambda f: g(f - pen), eps, budget)
+        per_die = _chain(
+            roll, den, explodes, lambda f: g(cl(f)), lambda f: g(cl(f) - pen), eps, budget
+        )
         return power(per_die, d.count, budget)
     if d.keep is not None:
         k, high = d.keep.kept(d.count)
@@ -151,8 +146,13 @@ def keep(
     """Σ score of the k highest (or lowest) of n independent units.
 
     Values are visited best-first; a state is (units placed, score so far) while fewer
-    than k are kept. Once k are kept, the remaining units only need to fall below, whose
-    weight is a power of the remaining mass.
+    than k are kept. How many of the remaining units show the current value is
+    binomial; only the cases that keep fewer than k so far become states. All the cases
+    that reach k at this value end the same way (k - c more units of this value kept,
+    the rest at this value or below), so their total weight comes in closed form:
+    Σ_{m ≥ k-c} C(r, m) p^m q^(r-m) = (p + q)^r - Σ_{m < k-c} C(r, m) p^m q^(r-m),
+    with r = n - c units left. The work per value is O(states · k), whatever the pool
+    size (order statistics as icepool computes them); only the integers grow with n.
     """
     score = g if g is not None else (lambda v: v)
     vals = sorted(unit.pmf, reverse=high)
@@ -168,22 +168,30 @@ def keep(
     for i, v in enumerate(vals):
         if not states:
             break
-        sv, pv, rest = score(v), weights[i], suffix[i + 1]
-        budget.charge(len(states) * (n + 1), len(states) + len(finals))
+        sv, pv, rest, here = score(v), weights[i], suffix[i + 1], suffix[i]
+        budget.charge(len(states) * (k + 1), len(states) + len(finals))
+        rest_pow: dict[int, int] = {}
+        pv_pow = [1] * (k + 1)
+        for m in range(1, k + 1):
+            pv_pow[m] = pv_pow[m - 1] * pv
         new: dict[tuple[int, int], int] = {}
         for (c, s), w in states.items():
-            binom, pw = 1, 1
-            for m in range(n - c + 1):
+            r, need = n - c, k - c
+            reach = here**r
+            binom = 1
+            for m in range(min(need, r + 1)):
                 if m:
-                    binom = binom * (n - c - m + 1) // m
-                    pw *= pv
-                weight = w * binom * pw
-                if c + m >= k:
-                    total = s + (k - c) * sv
-                    finals[total] = finals.get(total, 0) + weight * rest ** (n - c - m)
-                else:
-                    key = (c + m, s + m * sv)
-                    new[key] = new.get(key, 0) + weight
+                    binom = binom * (r - m + 1) // m
+                weight = w * binom * pv_pow[m]
+                key = (c + m, s + m * sv)
+                new[key] = new.get(key, 0) + weight
+                q = rest_pow.get(r - m)
+                if q is None:
+                    q = rest_pow[r - m] = rest ** (r - m)
+                reach -= binom * pv_pow[m] * q
+            if reach:
+                total = s + need * sv
+                finals[total] = finals.get(total, 0) + w * reach
         states = new
     den = unit.den**n
     enumerated = sum(finals.values())

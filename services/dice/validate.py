@@ -9,10 +9,17 @@ from services.dice.limits import Limits
 
 def validate_dice(d: Dice, limits: Limits) -> None:
     """Refuse dice whose rerolls or explosions cannot terminate, or keep more than exist."""
-    faces = set(range(1, d.sides + 1))
+    values = d.face_values()
+    faces = set(values)
     reachable = faces
+    if d.clamp_min is not None and d.clamp_max is not None and d.clamp_min > d.clamp_max:
+        raise DiceValueError(
+            f"{d.notation()}: the per-die minimum {d.clamp_min} is above the maximum {d.clamp_max}",
+            code="invalid_dice",
+            position=d.pos,
+        )
     if d.reroll is not None:
-        rerolled = d.reroll.when.faces(d.sides)
+        rerolled = d.reroll.when.passing(values)
         if not d.reroll.once:
             if rerolled >= faces:
                 raise DiceValueError(
@@ -20,7 +27,7 @@ def validate_dice(d: Dice, limits: Limits) -> None:
                     code="infinite_reroll",
                     position=d.pos,
                 )
-            q = len(rerolled) / d.sides
+            q = sum(1 for v in values if v in rerolled) / d.sides
             if q**limits.max_rerolls > limits.runaway_probability:
                 raise DiceLimitError(
                     f"{d.notation()} would too often need more than {limits.max_rerolls} rerolls",
@@ -29,6 +36,13 @@ def validate_dice(d: Dice, limits: Limits) -> None:
                 )
             reachable = faces - rerolled
     if d.explode is not None:
+        if d.kind != "standard":
+            raise DiceValueError(
+                f"{d.notation()}: Fate, custom and d66t dice do not explode "
+                "(only numbered dice dN have a highest face to explode on)",
+                code="invalid_explosion",
+                position=d.pos,
+            )
         _validate_explosion(d, reachable, limits)
     if d.keep is not None and d.keep.n > d.count and d.explode is None:
         raise DiceValueError(

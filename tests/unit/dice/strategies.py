@@ -47,8 +47,47 @@ def _combine(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     )
 
 
+@st.composite
+def notation_term(draw: st.DrawFn) -> str:
+    """A term in one of the notations added for issue 19 (Fate, custom, d66t, labels, ...)."""
+    count = draw(st.integers(1, 3))
+    die = draw(st.sampled_from(["dF", "d{1,1,2,3}", "d{-1..2}", "d66t", "d6", "d8"]))
+    text = f"{count}{die}"
+    if die in ("d6", "d8") and draw(st.booleans()):
+        text += draw(st.sampled_from(["min2", "mi3", "max5", "ma4", "min2max5"]))
+    text += draw(st.sampled_from(["", "cs>=1", "cf<=0", "cs>=2cf=-1"]))
+    if die in ("d6", "d8") and draw(st.booleans()):
+        text += draw(st.sampled_from(["!", "!p"])) + f"kh{draw(st.integers(0, 3))}"
+    elif draw(st.booleans()):
+        text += f"{draw(st.sampled_from(['kh', 'kl', 'dh', 'dl']))}{draw(st.integers(0, count))}"
+    return text + draw(st.sampled_from(["", "[fire]", " [cold]"]))
+
+
+def _group(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.tuples(
+        st.lists(children, min_size=2, max_size=3),
+        st.sampled_from(["kh", "kl", "dh", "dl"]),
+        st.integers(0, 2),
+    ).map(lambda t: "{" + ", ".join(t[0]) + "}" + f"{t[1]}{min(t[2], len(t[0]))}")
+
+
+def _combine_all(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        _combine(children),
+        _group(children),
+        st.tuples(st.sampled_from(["floor", "ceil", "round", "abs"]), children).map(
+            lambda t: f"{t[0]}({t[1]})"
+        ),
+        st.tuples(st.sampled_from(["floor", "ceil", "round"]), children, children).map(
+            lambda t: f"{t[0]}(({t[1]}) / max(1, {t[2]}))"
+        ),
+    )
+
+
 expressions = st.recursive(
-    st.one_of(dice_term(), st.integers(0, 20).map(str)), _combine, max_leaves=4
+    st.one_of(dice_term(), notation_term(), st.integers(0, 20).map(str)),
+    _combine_all,
+    max_leaves=4,
 )
 
 checks = st.tuples(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -59,6 +60,16 @@ def test_keep_highest_matches_a_direct_count() -> None:
     assert sum(Fraction(w, report.dist.den) for w in report.dist.pmf.values()) == 1
 
 
+def test_keep_highest_over_a_large_pool_matches_order_statistics() -> None:
+    """Issue 18, item 6: `50d6kh3` exact. The three kept dice are all sixes exactly when
+    three or more of the fifty show a six (a binomial count)."""
+    report = probability("50d6kh3")
+    at_most_two = sum(Fraction(math.comb(50, j) * 5 ** (50 - j), 6**50) for j in range(3))
+    assert report.p(18) == 1 - at_most_two
+    assert report.p(3) == Fraction(1, 6**50)
+    assert sum(report.dist.pmf.values()) == report.dist.den
+
+
 def test_rerolls_reshape_the_die() -> None:
     assert probability("1d6r<=2").p(3) == Fraction(1, 4)
     assert probability("1d6ro<=2").p(1) == Fraction(2, 36)
@@ -101,7 +112,7 @@ def test_large_but_allowed_distributions_are_exact() -> None:
         ("1000d10000", "distribution_too_large"),
         ("20d1000 * 20d1000", "distribution_too_large"),
         ("1d6 / (1d2 - 1)", "division_by_zero"),
-        ("4d6!kh3", "distribution_unsupported"),
+        ("4d6!dl1", "distribution_unsupported"),
     ],
 )
 def test_expressions_past_the_limits_are_refused_before_work(text: str, code: str) -> None:

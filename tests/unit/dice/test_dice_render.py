@@ -41,7 +41,8 @@ def test_foundry_results_flag_explosions_and_successes() -> None:
     results = die["results"]
     assert sum(x.get("count", 0) for x in results) == r.total
     assert all(x.get("exploded") for x in results if x["result"] == 10)
-    assert die["modifiers"] == ["x", "cs>=8", "cf=1"]
+    # f subtracts failures: Foundry spells that df (its cf would replace the count).
+    assert die["modifiers"] == ["x", "cs>=8", "df=1"]
 
 
 def test_dice_so_nice_gets_every_physical_die_with_its_face() -> None:
