@@ -5,7 +5,24 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from services.dice.ast import Call, Dice, DiceGroup, Group, Neg, Num, Product, Sum, formula
+from services.dice.ast import (
+    ROUNDING,
+    Call,
+    Dice,
+    DiceGroup,
+    Group,
+    Neg,
+    Num,
+    Product,
+    Sum,
+    formula,
+)
+from services.dice.foundry import (
+    foundry_faces,
+    foundry_flavor,
+    foundry_formula,
+    foundry_modifiers,
+)
 from services.dice.results import (
     COMPOUNDED,
     DROPPED,
@@ -130,18 +147,32 @@ def _label(label: str | None) -> dict[str, Any]:
 def render_foundry(result: RollResult) -> dict[str, Any]:
     """Foundry VTT `Roll.toJSON()` shape, loadable with `Roll.fromData`.
 
-    Foundry has no comparison on the total; a check is carried in
-    `options.daedalus.check`. Compound and penetrating explosions appear as exploded
-    results (their values sum to the total), flagged in each result's `daedalus` key.
+    Formulas are in Foundry's notation (services/dice/foundry.py), so `clone()` and
+    `reroll()` keep the meaning. Foundry has no comparison on the total: the roll is the
+    left side, and a check is carried in `options.daedalus.check`, with the right side's
+    own Roll (`right`) when it has dice. Compound and penetrating explosions appear as
+    exploded results (their values sum to the total), flagged in each result's
+    `daedalus` key and said in the die's flavor.
     """
-    roll = _foundry_roll(result.tree, formula(result.tree.node))
+    roll = _foundry_roll(result.tree, foundry_formula(result.tree.node))
     if result.check is not None:
-        roll["options"] = {"daedalus": {"check": result.check.to_dict()}}
+        check: dict[str, Any] = result.check.to_dict()
+        right = result.target_tree
+        if right is not None and dice_in(right):
+            check["right"] = _foundry_roll(right, foundry_formula(right.node))
+        roll["options"] = {"daedalus": {"check": check}}
     return roll
 
 
-def _foundry_roll(res: Result, text: str) -> dict[str, Any]:
-    terms = _foundry_terms(res)
+def dice_in(res: Result) -> bool:
+    """Whether a result tree threw any die."""
+    if isinstance(res, DiceResult):
+        return True
+    return isinstance(res, CompositeResult) and any(dice_in(p) for p in res.parts)
+
+
+def _foundry_roll(res: Result, text: str, exact: bool = False) -> dict[str, Any]:
+    terms = _foundry_terms(res, exact)
     return {
         "class": "Roll",
         "options": {},
@@ -160,7 +191,8 @@ def _js_number(value: int | Fraction) -> int | float:
     return value
 
 
-def _foundry_terms(res: Result) -> list[dict[str, Any]]:
+def _foundry_terms(res: Result, exact: bool = False) -> list[dict[str, Any]]:
+    """Foundry terms of `res` (`exact`: inside floor/ceil/round, where `/` is exact)."""
     node = res.node
     base = {"options": {}, "evaluated": True}
     if isinstance(res, DiceResult):
@@ -171,28 +203,73 @@ def _foundry_terms(res: Result) -> list[dict[str, Any]]:
     assert isinstance(res, CompositeResult)
     if isinstance(res, GroupResult):
         return [_foundry_pool(res)]
-    if isinstance(node, Sum | Product):
-        out = _foundry_terms(res.parts[0])
+    if isinstance(node, Product):
+        return _foundry_product(res, node, exact)
+    if isinstance(node, Sum):
+        out = _foundry_terms(res.parts[0], exact)
         for (op, _), part in zip(node.rest, res.parts[1:], strict=True):
             # Foundry applies precedence to the flat list; only groups need parentheses.
             out.append({"class": "OperatorTerm", **base, "operator": op})
-            out.extend(_foundry_terms(part))
+            out.extend(_foundry_terms(part, exact))
         return out
     if isinstance(node, Neg):
-        return [{"class": "OperatorTerm", **base, "operator": "-"}, *_foundry_paren(res.parts[0])]
+        minus = {"class": "OperatorTerm", **base, "operator": "-"}
+        return [minus, *_foundry_paren(res.parts[0], exact)]
     if isinstance(node, Group):
-        return _foundry_paren(res.parts[0])
+        return _foundry_paren(res.parts[0], exact)
     assert isinstance(node, Call)
+    exact = exact or node.fn in ROUNDING  # Daedalus divides exactly inside these
+    texts = [foundry_formula(p.node, exact) for p in res.parts]
     return [
         {
             "class": "FunctionTerm",
             **base,
             "fn": node.fn,
-            "terms": [formula(p.node) for p in res.parts],
-            "rolls": [_foundry_roll(p, formula(p.node)) for p in res.parts],
+            "terms": texts,
+            "rolls": [_foundry_roll(p, t, exact) for p, t in zip(res.parts, texts, strict=True)],
             "result": str(_js_number(res.value)),
         }
     ]
+
+
+def _foundry_product(res: CompositeResult, node: Product, exact: bool) -> list[dict[str, Any]]:
+    """A product's terms; each floor division becomes Foundry's `floor(a / b)`, left to right."""
+    base = {"options": {}, "evaluated": True}
+    first = res.parts[0]
+    terms = _foundry_terms(first, exact)
+    value: int | Fraction = first.value
+    text = foundry_formula(node.first, exact)
+    for (op, right_node), part in zip(node.rest, res.parts[1:], strict=True):
+        right_text = foundry_formula(right_node, exact)
+        joined = [*terms, {"class": "OperatorTerm", **base, "operator": op}]
+        joined += _foundry_terms(part, exact)
+        if op == "/" and not exact:
+            inner_text = f"{text} / {right_text}"
+            inner: dict[str, Any] = {
+                "class": "Roll",
+                "options": {},
+                "dice": [],
+                "formula": inner_text,
+                "terms": joined,
+                "total": _js_number(Fraction(value) / part.value),
+                "evaluated": True,
+            }
+            value = Fraction(value) // part.value
+            terms = [
+                {
+                    "class": "FunctionTerm",
+                    **base,
+                    "fn": "floor",
+                    "terms": [inner_text],
+                    "rolls": [inner],
+                    "result": str(_js_number(value)),
+                }
+            ]
+            text = f"floor({inner_text})"
+        else:
+            value = value * part.value if op == "*" else Fraction(value) / part.value
+            terms, text = joined, f"{text} {op} {right_text}"
+    return terms
 
 
 def _foundry_pool(res: GroupResult) -> dict[str, Any]:
@@ -208,46 +285,26 @@ def _foundry_pool(res: GroupResult) -> dict[str, Any]:
         "class": "PoolTerm",
         "options": {},
         "evaluated": True,
-        "terms": [formula(p.node) for p in res.parts],
+        "terms": [foundry_formula(p.node) for p in res.parts],
         "modifiers": [] if node.keep is None else [node.keep.notation()],
-        "rolls": [_foundry_roll(p, formula(p.node)) for p in res.parts],
+        "rolls": [_foundry_roll(p, foundry_formula(p.node)) for p in res.parts],
         "results": results,
     }
 
 
-def _foundry_paren(res: Result) -> list[dict[str, Any]]:
+def _foundry_paren(res: Result, exact: bool = False) -> list[dict[str, Any]]:
     if isinstance(res, DiceResult) or isinstance(res.node, Num):
-        return _foundry_terms(res)
-    text = formula(res.node)
+        return _foundry_terms(res, exact)
+    text = foundry_formula(res.node, exact)
     return [
         {
             "class": "ParentheticalTerm",
             "options": {},
             "evaluated": True,
             "term": text,
-            "roll": _foundry_roll(res, text),
+            "roll": _foundry_roll(res, text, exact),
         }
     ]
-
-
-def _foundry_modifiers(d: Dice) -> list[str]:
-    mods: list[str] = []
-    if d.reroll is not None:
-        mods.append(("r" if d.reroll.once else "rr") + str(d.reroll.when))
-    if d.explode is not None:
-        mods.append("x" + (str(d.explode.when) if d.explode.when else ""))
-    if d.clamp_min is not None:
-        mods.append(f"min{d.clamp_min}")
-    if d.clamp_max is not None:
-        mods.append(f"max{d.clamp_max}")
-    if d.keep is not None:
-        mods.append(d.keep.notation())
-    if d.success is not None:
-        mods.append("cs" + str(d.success))
-    if d.failure is not None:
-        # Foundry's cf replaces the count with the failures; df subtracts them, as here.
-        mods.append(("cf" if d.count_failures else "df") + str(d.failure))
-    return mods
 
 
 def _foundry_die(res: DiceResult) -> dict[str, Any]:
@@ -271,8 +328,9 @@ def _foundry_die(res: DiceResult) -> dict[str, Any]:
             r["daedalus"] = {"face": face, "flags": list(flag_names(fl))}
         results.append(r)
     options: dict[str, Any] = {}
-    if d.label is not None:
-        options["flavor"] = d.label
+    flavor = foundry_flavor(d)
+    if flavor is not None:
+        options["flavor"] = flavor
     if d.kind in ("custom", "d66"):
         # Foundry has no such die: the faces travel with it, for a client that cares.
         options["daedalus"] = {"die": d.die_notation(), "faces": list(d.values)}
@@ -281,8 +339,8 @@ def _foundry_die(res: DiceResult) -> dict[str, Any]:
         "options": options,
         "evaluated": True,
         "number": d.count,
-        "faces": d.sides,
-        "modifiers": _foundry_modifiers(d),
+        "faces": foundry_faces(d),
+        "modifiers": foundry_modifiers(d),
         "results": results,
         "method": "daedalus",
     }

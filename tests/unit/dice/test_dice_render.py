@@ -23,7 +23,7 @@ def test_foundry_rendering_has_the_roll_to_json_shape() -> None:
     r = roll("4d6kh3 + (1d6! - 1) * 2 >= 10", seeded_rng("foundry"))
     f = render_foundry(r)
     assert f["class"] == "Roll" and f["evaluated"] is True and f["total"] == r.total
-    assert f["formula"] == "4d6kh3 + (1d6! - 1) * 2"
+    assert f["formula"] == "4d6kh3 + (1d6x - 1) * 2"  # Foundry's notation
     die, op = f["terms"][0], f["terms"][1]
     assert die["class"] == "Die" and die["faces"] == 6 and die["number"] == 4
     assert die["modifiers"] == ["kh3"]
@@ -31,7 +31,7 @@ def test_foundry_rendering_has_the_roll_to_json_shape() -> None:
     assert sum(1 for x in die["results"] if x.get("discarded")) == 1
     assert op == {"class": "OperatorTerm", "options": {}, "evaluated": True, "operator": "+"}
     paren = f["terms"][2]
-    assert paren["class"] == "ParentheticalTerm" and paren["term"] == "1d6! - 1"
+    assert paren["class"] == "ParentheticalTerm" and paren["term"] == "1d6x - 1"
     assert f["options"]["daedalus"]["check"]["target"] == 10
 
 
