@@ -1,0 +1,150 @@
+"""GraphQL: ability checks, spells and prayers, and complex-action odds."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+from starlette.concurrency import run_in_threadpool
+from strawberry.scalars import JSON
+
+from api.graphql.haze.ability_check import HazeAbilityCheck
+from api.graphql.haze.action_odds import HazeActionOdds
+from api.graphql.haze.action_result import HazeActionResult
+from api.graphql.haze.check_entry import HazeCheckEntry
+from api.graphql.haze.check_inputs import HazeAbilityCheckInput, HazeCastInput, HazeSpellInput
+from api.graphql.haze.check_payloads import (
+    HazeAbilityCheckPayload,
+    HazeComplexOddsPayload,
+    HazeLearnedSpellPayload,
+)
+from api.graphql.haze.combat_query import HazeCombatQuery
+from api.graphql.haze.complex_odds import HazeComplexOdds
+from api.graphql.haze.inputs import HazeComplexInput, HazeParticipantInput
+from api.graphql.haze.learned_spell import HazeLearnedSpell
+from api.graphql.haze.payloads import HazeActionOddsPayload, HazeActionPayload
+from api.graphql.haze.validate import Invalid, checked, seed_or_new, table_rules
+from api.graphql.problem import Problem
+from services.dice import seeded_rng
+from services.haze import HazeError, action_odds, effect_dice_for
+from services.haze.catalogue import CATALOGUE
+from services.haze.checks import CheckRequest, allowed, check_spec, roll_check
+from services.haze.complex_odds import DEFAULT_MAX_ROUNDS, complex_odds
+from services.haze.requests import ComplexOddsRequest
+from services.haze.spells import CastRequest, LearnRequest, cast, cast_odds, cast_spec
+from services.haze.spells import learn as learn_spell
+
+RulesArg = Annotated[JSON | None, strawberry.argument(description="HazeRules (camelCase).")]
+
+
+def _check(check: HazeAbilityCheckInput, rules: JSON | None) -> CheckRequest:
+    return checked(CheckRequest, {**check.to_dict(), "rules": table_rules(rules)}, "check")
+
+
+def _cast(cast_input: HazeCastInput, rules: JSON | None) -> CastRequest:
+    return checked(CastRequest, {**cast_input.to_dict(), "rules": table_rules(rules)}, "cast")
+
+
+@strawberry.type
+class HazeCheckQuery(HazeCombatQuery):
+    @strawberry.field(description="The ability-check catalogue of haze.txt.")
+    def haze_ability_checks(self) -> list[HazeCheckEntry]:
+        return [HazeCheckEntry.from_domain(entry) for entry in CATALOGUE]
+
+    @strawberry.field(description="Roll an ability check through the action roll.")
+    def haze_ability_check(
+        self, check: HazeAbilityCheckInput, seed: str | None = None, rules: RulesArg = None
+    ) -> HazeAbilityCheckPayload:
+        try:
+            body = _check(check, rules)
+            used = seed_or_new(seed)
+            result = roll_check(body, seeded_rng(used))
+        except Invalid as exc:
+            return exc.problem
+        except HazeError as exc:
+            return Problem.from_domain(exc)
+        return HazeAbilityCheck.from_domain(result, used)
+
+    @strawberry.field(description="Exact odds of an ability check's action roll.")
+    def haze_ability_check_odds(
+        self, check: HazeAbilityCheckInput, rules: RulesArg = None
+    ) -> HazeActionOddsPayload:
+        try:
+            body = _check(check, rules)
+            allowed(body)
+            odds = action_odds(check_spec(body), body.rules)
+        except Invalid as exc:
+            return exc.problem
+        except HazeError as exc:
+            return Problem.from_domain(exc)
+        return HazeActionOdds.from_domain(odds)
+
+    @strawberry.field(description="May the AE learn this spell (school score above difficulty)?")
+    def haze_learn_spell(self, spell: HazeSpellInput, school_score: int) -> HazeLearnedSpellPayload:
+        try:
+            data = {"spell": spell.to_dict(), "school_score": school_score}
+            body = checked(LearnRequest, data)
+            learned = learn_spell(body.spell, body.school_score)
+        except Invalid as exc:
+            return exc.problem
+        except HazeError as exc:
+            return Problem.from_domain(exc)
+        return HazeLearnedSpell.from_domain(learned)
+
+    @strawberry.field(description="Cast a spell or prayer: its difficulty applies to the roll.")
+    def haze_cast_spell(
+        self, cast_input: Annotated[HazeCastInput, strawberry.argument(name="cast")],
+        seed: str | None = None, rules: RulesArg = None,
+    ) -> HazeActionPayload:  # fmt: skip
+        try:
+            body = _cast(cast_input, rules)
+            used = seed_or_new(seed)
+            outcome = cast(body, seeded_rng(used))
+            dice = effect_dice_for(cast_spec(body), body.rules)
+        except Invalid as exc:
+            return exc.problem
+        except HazeError as exc:
+            return Problem.from_domain(exc)
+        return HazeActionResult.from_domain(outcome, dice, used)
+
+    @strawberry.field(description="Exact odds of casting a spell or prayer.")
+    def haze_cast_spell_odds(
+        self,
+        cast_input: Annotated[HazeCastInput, strawberry.argument(name="cast")],
+        rules: RulesArg = None,
+    ) -> HazeActionOddsPayload:
+        try:
+            odds = cast_odds(_cast(cast_input, rules))
+        except Invalid as exc:
+            return exc.problem
+        except HazeError as exc:
+            return Problem.from_domain(exc)
+        return HazeActionOdds.from_domain(odds)
+
+    @strawberry.field(
+        description="Exact odds of a complex action (assists: several participants): how and "
+        "after how many rounds it ends."
+    )
+    async def haze_complex_action_odds(
+        self,
+        action: HazeComplexInput,
+        participants: list[HazeParticipantInput],
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        rules: RulesArg = None,
+    ) -> HazeComplexOddsPayload:
+        try:
+            data = {
+                "action": action.to_dict(),
+                "participants": [p.to_dict() for p in participants],
+                "max_rounds": max_rounds,
+                "rules": table_rules(rules),
+            }
+            body = checked(ComplexOddsRequest, data)
+            odds = await run_in_threadpool(
+                complex_odds, body.action, body.participants, body.rules, body.max_rounds
+            )
+        except Invalid as exc:
+            return exc.problem
+        except HazeError as exc:
+            return Problem.from_domain(exc)
+        return HazeComplexOdds.from_domain(odds)
