@@ -14,14 +14,20 @@ from api.rest.haze_render import action_odds_dict, exact
 from services.dice import new_seed, seeded_rng
 from services.haze import effect_dice_for
 from services.haze.catalogue import CATALOGUE, CheckDef
-from services.haze.checks import CheckRequest, CheckRollRequest, allowed, check_spec, roll_check
+from services.haze.checks import (
+    HazeCheckRequest,
+    HazeCheckRollRequest,
+    allowed,
+    check_spec,
+    roll_check,
+)
 from services.haze.complex_odds import complex_odds
 from services.haze.odds import action_odds
-from services.haze.requests import ComplexOddsRequest
+from services.haze.requests import HazeComplexOddsRequest
 from services.haze.spells import (
-    CastRequest,
-    CastRollRequest,
-    LearnRequest,
+    HazeCastRequest,
+    HazeCastRollRequest,
+    HazeLearnRequest,
     cast,
     cast_odds,
     cast_spec,
@@ -50,7 +56,7 @@ async def catalogue(request: Request) -> JSONResponse:
 
 async def check(request: Request) -> JSONResponse:
     """POST /v1/haze/ability-checks: roll a check; the seed replays it."""
-    body = await read_model(request, CheckRollRequest)
+    body = await read_model(request, HazeCheckRollRequest)
     seed = body.seed if body.seed is not None else new_seed()
     result = roll_check(body, seeded_rng(seed))
     return JSONResponse({**exact(result), "seed": seed})
@@ -58,7 +64,7 @@ async def check(request: Request) -> JSONResponse:
 
 async def check_odds(request: Request) -> JSONResponse:
     """POST /v1/haze/ability-checks/odds: the exact odds of a check's action roll."""
-    body = await read_model(request, CheckRequest)
+    body = await read_model(request, HazeCheckRequest)
     allowed(body)
     odds = action_odds(check_spec(body), body.rules)
     return JSONResponse({"check": body.check, "ability": body.entry.ability,
@@ -67,13 +73,13 @@ async def check_odds(request: Request) -> JSONResponse:
 
 async def spell_learn(request: Request) -> JSONResponse:
     """POST /v1/haze/spells/learn: allowed only with a school score above the difficulty."""
-    body = await read_model(request, LearnRequest)
+    body = await read_model(request, HazeLearnRequest)
     return JSONResponse(learn(body.spell, body.school_score).model_dump())
 
 
 async def spell_cast(request: Request) -> JSONResponse:
     """POST /v1/haze/spells/cast: roll ability + spell level against its difficulty."""
-    body = await read_model(request, CastRollRequest)
+    body = await read_model(request, HazeCastRollRequest)
     seed = body.seed if body.seed is not None else new_seed()
     outcome = cast(body, seeded_rng(seed))
     dice = effect_dice_for(cast_spec(body), body.rules)
@@ -82,13 +88,13 @@ async def spell_cast(request: Request) -> JSONResponse:
 
 async def spell_cast_odds(request: Request) -> JSONResponse:
     """POST /v1/haze/spells/cast/odds: the exact odds of the casting roll."""
-    body = await read_model(request, CastRequest)
+    body = await read_model(request, HazeCastRequest)
     return JSONResponse(action_odds_dict(cast_odds(body)))
 
 
 async def complex_action_odds(request: Request) -> JSONResponse:
     """POST /v1/haze/complex-actions/odds: P(done, fumbled, exhausted, given up), rounds."""
-    body = await read_model(request, ComplexOddsRequest)
+    body = await read_model(request, HazeComplexOddsRequest)
     odds = await run_in_threadpool(
         complex_odds, body.action, body.participants, body.rules, body.max_rounds
     )

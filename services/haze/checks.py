@@ -21,7 +21,7 @@ from services.haze.rules import DEFAULT_RULES, HazeRules
 Rate = Annotated[int, Field(ge=0, le=50)]
 
 
-class CheckRequest(BaseModel):
+class HazeCheckRequest(BaseModel):
     """An ability check: which one, the AE's ability score and skill of the same name, the
     GM's difficulty and modifier, and the check's own inputs (see the catalogue)."""
 
@@ -43,7 +43,7 @@ class CheckRequest(BaseModel):
     rules: HazeRules = Field(default_factory=HazeRules)
 
     @model_validator(mode="after")
-    def _inputs_fit_the_check(self) -> CheckRequest:
+    def _inputs_fit_the_check(self) -> HazeCheckRequest:
         entry = check_def(self.check)
         given = {name for name in INPUTS if getattr(self, name) is not None}
         if extra := sorted(given - set(entry.inputs)):
@@ -76,7 +76,7 @@ INPUTS: tuple[CheckInput, ...] = (
 )
 
 
-class CheckRollRequest(CheckRequest):
+class HazeCheckRollRequest(HazeCheckRequest):
     """Roll an ability check; without a seed the service picks one and returns it."""
 
     seed: Annotated[str, Field(min_length=1, max_length=256)] | None = None
@@ -114,7 +114,7 @@ def units(amount: float, per: int, rules: HazeRules = DEFAULT_RULES) -> int:
     return ceil(exact) if rules.per_unit_rounding == "up" else floor(exact)
 
 
-def own_difficulty(req: CheckRequest) -> int:
+def own_difficulty(req: HazeCheckRequest) -> int:
     """The difficulty the check's own inputs give, before the GM's is added."""
     entry = req.entry
     match entry.rule:
@@ -137,12 +137,12 @@ def own_difficulty(req: CheckRequest) -> int:
             return 0
 
 
-def check_difficulty(req: CheckRequest) -> int:
+def check_difficulty(req: HazeCheckRequest) -> int:
     """The check's difficulty plus the GM's."""
     return own_difficulty(req) + req.difficulty
 
 
-def check_spec(req: CheckRequest) -> ActionSpec:
+def check_spec(req: HazeCheckRequest) -> ActionSpec:
     """The action roll of the check: the ability plus the skill of the same name."""
     return ActionSpec(
         ability=req.ability, skill=req.skill, difficulty=check_difficulty(req),
@@ -150,13 +150,13 @@ def check_spec(req: CheckRequest) -> ActionSpec:
     )  # fmt: skip
 
 
-def _counted(req: CheckRequest, outcome: ActionOutcome) -> int:
+def _counted(req: HazeCheckRequest, outcome: ActionOutcome) -> int:
     """Success points that count against something: the margin past the GM's difficulty."""
     failed = outcome.fumble and not outcome.success
     return 0 if failed else max(0, outcome.margin - req.difficulty)
 
 
-def _meaning(req: CheckRequest, outcome: ActionOutcome) -> dict[str, int | bool | None]:
+def _meaning(req: HazeCheckRequest, outcome: ActionOutcome) -> dict[str, int | bool | None]:
     rate = max(0, outcome.success_rate) if outcome.success else 0
     match req.check:
         case "resist_poison":
@@ -181,7 +181,7 @@ def _meaning(req: CheckRequest, outcome: ActionOutcome) -> dict[str, int | bool 
     return {}
 
 
-def _dodge(req: CheckRequest, outcome: ActionOutcome) -> dict[str, int | bool | None]:
+def _dodge(req: HazeCheckRequest, outcome: ActionOutcome) -> dict[str, int | bool | None]:
     if req.attacker_success_rate is None:
         return {}
     left = req.attacker_success_rate - defence_value(outcome)
@@ -190,7 +190,7 @@ def _dodge(req: CheckRequest, outcome: ActionOutcome) -> dict[str, int | bool | 
     return {"attack_success_left": max(0, left), "evaded": evaded}
 
 
-def allowed(req: CheckRequest) -> None:
+def allowed(req: HazeCheckRequest) -> None:
     """Refuse a check the text rules out (befriending a creature unlike us)."""
     if req.check == "befriend" and req.human_like is False:
         raise CannotBefriend(
@@ -198,7 +198,7 @@ def allowed(req: CheckRequest) -> None:
         )
 
 
-def resolve_check(req: CheckRequest, outcome: ActionOutcome) -> CheckResult:
+def resolve_check(req: HazeCheckRequest, outcome: ActionOutcome) -> CheckResult:
     """What a check's action outcome means under the catalogue's reading."""
     allowed(req)
     entry = req.entry
@@ -210,12 +210,12 @@ def resolve_check(req: CheckRequest, outcome: ActionOutcome) -> CheckResult:
     return result.model_copy(update=_meaning(req, outcome))
 
 
-def resolve_check_face(req: CheckRequest, face: int) -> CheckResult:
+def resolve_check_face(req: HazeCheckRequest, face: int) -> CheckResult:
     """The check with the action die showing `face`."""
     return resolve_check(req, resolve(check_spec(req), face, req.rules))
 
 
-def roll_check(req: CheckRequest, rng: Rng) -> CheckResult:
+def roll_check(req: HazeCheckRequest, rng: Rng) -> CheckResult:
     """Roll the check through the Haze action roll (a 10 fumbles as always)."""
     allowed(req)
     return resolve_check(req, roll_action(check_spec(req), rng, req.rules))

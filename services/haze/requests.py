@@ -107,7 +107,7 @@ class EffectRequest(EffectOddsRequest):
     seed: Seed | None = None
 
 
-class ComplexOddsRequest(HazeRequest):
+class HazeComplexOddsRequest(HazeRequest):
     """A complex action so far, who takes part (assists), and when the AEs would give up."""
 
     action: ComplexAction

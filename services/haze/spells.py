@@ -18,7 +18,7 @@ Kind = Literal["spell", "prayer"]
 Name = Annotated[str, Field(min_length=1, max_length=100)]
 
 
-class Spell(BaseModel):
+class HazeSpell(BaseModel):
     """A spell (or prayer): its name, the school (or faith) it belongs to, its difficulty."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
@@ -29,12 +29,12 @@ class Spell(BaseModel):
     kind: Kind = "spell"
 
 
-class LearnRequest(BaseModel):
+class HazeLearnRequest(BaseModel):
     """May an AE with this score in the spell's school learn it?"""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    spell: Spell
+    spell: HazeSpell
     school_score: Level
 
 
@@ -43,12 +43,12 @@ class Learned(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    spell: Spell
+    spell: HazeSpell
     school_score: int
     level: int = 0
 
 
-class CastRequest(LearnRequest):
+class HazeCastRequest(HazeLearnRequest):
     """Cast a known spell: the magickal ability score and the spell's own skill level."""
 
     ability: Score
@@ -59,19 +59,19 @@ class CastRequest(LearnRequest):
     rules: HazeRules = Field(default_factory=HazeRules)
 
     @model_validator(mode="after")
-    def _within_bounds(self) -> CastRequest:
+    def _within_bounds(self) -> HazeCastRequest:
         if self.spell.difficulty + self.difficulty > MAX_DIFFICULTY:
             raise ValueError(f"the whole difficulty may not exceed {MAX_DIFFICULTY}")
         return self
 
 
-class CastRollRequest(CastRequest):
+class HazeCastRollRequest(HazeCastRequest):
     """Roll a casting; without a seed the service picks one and returns it."""
 
     seed: Annotated[str, Field(min_length=1, max_length=256)] | None = None
 
 
-def learn(spell: Spell, school_score: int) -> Learned:
+def learn(spell: HazeSpell, school_score: int) -> Learned:
     """Allow learning only with a school score higher than the spell's difficulty."""
     if school_score <= spell.difficulty:
         raise SpellTooDifficult(
@@ -81,7 +81,7 @@ def learn(spell: Spell, school_score: int) -> Learned:
     return Learned(spell=spell, school_score=school_score)
 
 
-def cast_spec(req: CastRequest) -> ActionSpec:
+def cast_spec(req: HazeCastRequest) -> ActionSpec:
     """The casting roll: ability + the spell's level, its difficulty (plus the GM's) applied.
 
     A spell the AE could not have learned is refused rather than rolled.
@@ -96,11 +96,11 @@ def cast_spec(req: CastRequest) -> ActionSpec:
     )
 
 
-def cast(req: CastRequest, rng: Rng) -> ActionOutcome:
+def cast(req: HazeCastRequest, rng: Rng) -> ActionOutcome:
     """Roll the casting through the Haze action roll."""
     return roll_action(cast_spec(req), rng, req.rules)
 
 
-def cast_odds(req: CastRequest) -> ActionOdds:
+def cast_odds(req: HazeCastRequest) -> ActionOdds:
     """Exact odds of the casting roll."""
     return action_odds(cast_spec(req), req.rules)

@@ -24,7 +24,7 @@ class HazeAbilityCheckInput:
     human_like: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The service's CheckRequest fields (rules and seed apart)."""
+        """The service's HazeCheckRequest fields (rules and seed apart)."""
         data: dict[str, Any] = {
             "check": self.name,
             "ability": self.ability,
@@ -73,7 +73,7 @@ class HazeCastInput:
     effect_modifier: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        """The service's CastRequest fields (rules apart)."""
+        """The service's HazeCastRequest fields (rules apart)."""
         return {
             "spell": self.spell.to_dict(),
             "school_score": self.school_score,

@@ -28,21 +28,21 @@ from api.graphql.problem import Problem
 from services.dice import seeded_rng
 from services.haze import HazeError, action_odds, effect_dice_for
 from services.haze.catalogue import CATALOGUE
-from services.haze.checks import CheckRequest, allowed, check_spec, roll_check
+from services.haze.checks import HazeCheckRequest, allowed, check_spec, roll_check
 from services.haze.complex_odds import DEFAULT_MAX_ROUNDS, complex_odds
-from services.haze.requests import ComplexOddsRequest
-from services.haze.spells import CastRequest, LearnRequest, cast, cast_odds, cast_spec
+from services.haze.requests import HazeComplexOddsRequest
+from services.haze.spells import HazeCastRequest, HazeLearnRequest, cast, cast_odds, cast_spec
 from services.haze.spells import learn as learn_spell
 
 RulesArg = Annotated[JSON | None, strawberry.argument(description="HazeRules (camelCase).")]
 
 
-def _check(check: HazeAbilityCheckInput, rules: JSON | None) -> CheckRequest:
-    return checked(CheckRequest, {**check.to_dict(), "rules": table_rules(rules)}, "check")
+def _check(check: HazeAbilityCheckInput, rules: JSON | None) -> HazeCheckRequest:
+    return checked(HazeCheckRequest, {**check.to_dict(), "rules": table_rules(rules)}, "check")
 
 
-def _cast(cast_input: HazeCastInput, rules: JSON | None) -> CastRequest:
-    return checked(CastRequest, {**cast_input.to_dict(), "rules": table_rules(rules)}, "cast")
+def _cast(cast_input: HazeCastInput, rules: JSON | None) -> HazeCastRequest:
+    return checked(HazeCastRequest, {**cast_input.to_dict(), "rules": table_rules(rules)}, "cast")
 
 
 @strawberry.type
@@ -83,7 +83,7 @@ class HazeCheckQuery(HazeCombatQuery):
     def haze_learn_spell(self, spell: HazeSpellInput, school_score: int) -> HazeLearnedSpellPayload:
         try:
             data = {"spell": spell.to_dict(), "school_score": school_score}
-            body = checked(LearnRequest, data)
+            body = checked(HazeLearnRequest, data)
             learned = learn_spell(body.spell, body.school_score)
         except Invalid as exc:
             return exc.problem
@@ -139,7 +139,7 @@ class HazeCheckQuery(HazeCombatQuery):
                 "max_rounds": max_rounds,
                 "rules": table_rules(rules),
             }
-            body = checked(ComplexOddsRequest, data)
+            body = checked(HazeComplexOddsRequest, data)
             odds = await run_in_threadpool(
                 complex_odds, body.action, body.participants, body.rules, body.max_rounds
             )
