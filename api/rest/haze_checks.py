@@ -17,12 +17,10 @@ from services.haze.catalogue import CATALOGUE, CheckDef
 from services.haze.checks import (
     HazeCheckRequest,
     HazeCheckRollRequest,
-    allowed,
-    check_spec,
+    check_odds,
     roll_check,
 )
 from services.haze.complex_odds import complex_odds
-from services.haze.odds import action_odds
 from services.haze.requests import HazeComplexOddsRequest
 from services.haze.spells import (
     HazeCastRequest,
@@ -62,11 +60,10 @@ async def check(request: Request) -> JSONResponse:
     return JSONResponse({**exact(result), "seed": seed})
 
 
-async def check_odds(request: Request) -> JSONResponse:
+async def check_odds_(request: Request) -> JSONResponse:
     """POST /v1/haze/ability-checks/odds: the exact odds of a check's action roll."""
     body = await read_model(request, HazeCheckRequest)
-    allowed(body)
-    odds = action_odds(check_spec(body), body.rules)
+    odds = check_odds(body)
     return JSONResponse({"check": body.check, "ability": body.entry.ability,
                          **action_odds_dict(odds)})  # fmt: skip
 
@@ -104,7 +101,7 @@ async def complex_action_odds(request: Request) -> JSONResponse:
 routes: list[BaseRoute] = [
     Route("/haze/ability-checks", catalogue, methods=["GET"]),
     Route("/haze/ability-checks", check, methods=["POST"]),
-    Route("/haze/ability-checks/odds", check_odds, methods=["POST"]),
+    Route("/haze/ability-checks/odds", check_odds_, methods=["POST"]),
     Route("/haze/spells/learn", spell_learn, methods=["POST"]),
     Route("/haze/spells/cast", spell_cast, methods=["POST"]),
     Route("/haze/spells/cast/odds", spell_cast_odds, methods=["POST"]),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import ceil, floor
-from typing import Annotated
+from typing import Annotated, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -13,7 +13,7 @@ from services.haze.abilities import AbilityName, Score
 from services.haze.action import MAX_DIFFICULTY, ActionSpec, Difficulty, Level, Modifier
 from services.haze.catalogue import CheckDef, CheckInput, CheckName, check_def
 from services.haze.errors import CannotBefriend
-from services.haze.odds import action_odds
+from services.haze.odds import ActionOdds, action_odds
 from services.haze.outcome import ActionOutcome, resolve, roll_action
 from services.haze.reaction import defence_value
 from services.haze.rules import DEFAULT_RULES, HazeRules
@@ -64,16 +64,7 @@ class HazeCheckRequest(BaseModel):
         return check_def(self.check)
 
 
-INPUTS: tuple[CheckInput, ...] = (
-    "weight_lb",
-    "height_ft",
-    "example",
-    "attacker_success_rate",
-    "poison_strength",
-    "infectiousness",
-    "shock_penalty",
-    "human_like",
-)
+INPUTS: tuple[CheckInput, ...] = get_args(CheckInput)
 
 
 class HazeCheckRollRequest(HazeCheckRequest):
@@ -219,3 +210,9 @@ def roll_check(req: HazeCheckRequest, rng: Rng) -> CheckResult:
     """Roll the check through the Haze action roll (a 10 fumbles as always)."""
     allowed(req)
     return resolve_check(req, roll_action(check_spec(req), rng, req.rules))
+
+
+def check_odds(req: HazeCheckRequest) -> ActionOdds:
+    """Exact odds of the check's action roll (success = resisted, held, evaded …)."""
+    allowed(req)
+    return action_odds(check_spec(req), req.rules)

@@ -3,31 +3,12 @@ through a real HTTP client against the running server."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
+from tests.e2e.test_haze_api import assert_problem, graphql
+
 pytestmark = pytest.mark.e2e
-
-PROBLEM = "application/problem+json"
-
-
-def graphql(client: httpx.Client, query: str, **variables: Any) -> dict[str, Any]:
-    response = client.post("/graphql", json={"query": query, "variables": variables})
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()
-    assert "errors" not in body, body
-    data: dict[str, Any] = body["data"]
-    return data
-
-
-def assert_problem(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith(PROBLEM)
-    body: dict[str, Any] = response.json()
-    assert body["code"] == code
-    return body
 
 
 def test_rest_lists_the_ability_check_catalogue(client: httpx.Client) -> None:
