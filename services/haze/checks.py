@@ -52,8 +52,10 @@ class HazeCheckRequest(BaseModel):
             raise ValueError(f"{self.check} needs {', '.join(missing)}")
         if self.example is not None and self.example not in entry.examples:
             raise ValueError(f"{self.check} examples are {', '.join(entry.examples)}")
-        if self.example == "door" and self.attacker_success_rate is None:
-            raise ValueError("bracing a door needs attacker_success_rate")
+        if self.check == "brace" and (self.example == "door") != (
+            self.attacker_success_rate is not None
+        ):
+            raise ValueError("attacker_success_rate is for bracing a door, and it needs it")
         if check_difficulty(self) > MAX_DIFFICULTY:
             raise ValueError(f"the whole difficulty may not exceed {MAX_DIFFICULTY}")
         return self
@@ -115,10 +117,10 @@ def own_difficulty(req: HazeCheckRequest) -> int:
             return units(req.height_ft or 0, 1, req.rules)
         case "example":
             return entry.examples[req.example] if req.example is not None else 0
+        case "brace" if req.example == "door":
+            return req.attacker_success_rate or 0
         case "brace":
-            assert req.example is not None
-            door = req.example == "door" and req.attacker_success_rate is not None
-            return req.attacker_success_rate or 0 if door else entry.examples[req.example]
+            return entry.examples[req.example or "spear"]
         case "more_than_strength":
             # "more success points than the poison has strength": strength + 1 to resist.
             return (req.poison_strength or 0) + 1

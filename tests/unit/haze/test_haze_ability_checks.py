@@ -98,6 +98,8 @@ def test_bracing_a_door_is_against_the_attackers_success_rate_and_may_hurt() -> 
     assert held.outcome.success and held.damage_dice_up_to == 3
     with pytest.raises(ValidationError, match="attacker_success_rate"):
         check(check="brace", ability=7, example="door")
+    with pytest.raises(ValidationError, match="attacker_success_rate"):
+        check(check="brace", ability=7, example="spear", attacker_success_rate=2)
 
 
 def test_bracing_a_spear_adds_damage_dice_and_a_hay_wagon_is_difficulty_ten() -> None:
