@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from api.openapi.spec import Operation, obj
 from api.rest.haze import HazeActionRequest, HazeOddsRequest
 from api.rest.maze import CheckBody, DamageBody, GroupBody, LootBody, OpposedBody
+from services.haze import checks, spells
 from services.haze import requests as haze
 from services.maze.requests import CheckRequest, LootRequest, ValidateRequest
 from services.mazerats import play_requests as play
@@ -172,6 +173,54 @@ MAZERATS: list[Row] = [
     ("hirelings", "ratsHirelings", "Hirelings for hire", None, "hirelings:array"),
 ]
 
+ODDS = "success:chance fumble:chance failure:chance success_rate:array"
+HAZE_CHECKS: list[Row] = [
+    ("ability-checks", "hazeAbilityChecks", "The ability-check catalogue", None, "checks:array"),
+    (
+        "ability-checks",
+        "hazeAbilityCheck",
+        "Roll an ability check",
+        checks.HazeCheckRollRequest,
+        "check:string difficulty:integer outcome:object success_chance:chance",
+    ),
+    (
+        "ability-checks/odds",
+        "hazeAbilityCheckOdds",
+        "Exact odds of an ability check",
+        checks.HazeCheckRequest,
+        f"check:string {ODDS}",
+    ),
+    (
+        "spells/learn",
+        "hazeLearnSpell",
+        "May a spell or prayer be learned",
+        spells.HazeLearnRequest,
+        "spell:object school_score:integer level:integer",
+    ),
+    (
+        "spells/cast",
+        "hazeCastSpell",
+        "Cast a spell or prayer",
+        spells.HazeCastRollRequest,
+        "success:boolean effect_dice:integer",
+    ),
+    (
+        "spells/cast/odds",
+        "hazeCastSpellOdds",
+        "Exact odds of casting a spell or prayer",
+        spells.HazeCastRequest,
+        ODDS,
+    ),
+    (
+        "complex-actions/odds",
+        "hazeComplexActionOdds",
+        "Exact odds of a complex action",
+        haze.HazeComplexOddsRequest,
+        "done:chance fumbled:chance exhausted:chance given_up:chance mean_rounds:chance "
+        "rounds:array",
+    ),
+]
+
 HAZE: list[Row] = [
     ("actions", "hazeAction", "Roll an action", HazeActionRequest, "success:boolean effect_dice"),
     (
@@ -179,7 +228,7 @@ HAZE: list[Row] = [
         "hazeActionOdds",
         "Exact odds of an action",
         HazeOddsRequest,
-        "success:chance fumble:chance failure:chance success_rate:array",
+        ODDS,
     ),
     ("effects", "hazeEffect", "Roll effect dice", haze.EffectRequest, ""),
     (
@@ -204,6 +253,7 @@ HAZE: list[Row] = [
         "penalty:integer hit:chance",
     ),
     ("initiative", "hazeInitiative", "Roll initiative", haze.InitiativeRequest, "order:array"),
+    *HAZE_CHECKS,
 ]
 
 SEEDED = "The response carries the seed; sending it back replays the roll."

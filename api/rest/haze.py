@@ -13,9 +13,10 @@ from starlette.routing import BaseRoute, Route
 from api.bodies import read_model
 from api.models import RequestModel, Seed
 from api.rendering import chance
+from api.rest import haze_checks
+from api.rest.haze_render import action_odds_dict
 from services.dice import new_seed, seeded_rng
 from services.haze import (
-    ActionOdds,
     ActionSpec,
     HazeRules,
     action_odds,
@@ -50,21 +51,6 @@ class HazeOddsRequest(RequestModel):
     action: ActionSpec
     arbitrary: bool = False
     rules: HazeRules = Field(default_factory=HazeRules)
-
-
-def action_odds_dict(odds: ActionOdds) -> dict[str, Any]:
-    """JSON of an action's odds: the fumble is its own bucket beside the nine other faces."""
-    return {
-        "target": odds.target,
-        "difficulty": odds.difficulty,
-        "arbitrary": odds.arbitrary,
-        "success": chance(odds.success),
-        "fumble": chance(odds.fumble),
-        "fumble_success_rate": odds.fumble_success_rate,
-        "fumble_succeeds": odds.fumble_succeeds,
-        "failure": chance(odds.failure),
-        "success_rate": [{"value": v, **chance(p)} for v, p in odds.success_rate.items()],
-    }
 
 
 async def action(request: Request) -> JSONResponse:
@@ -135,4 +121,5 @@ routes: list[BaseRoute] = [
     Route("/haze/reactions", reaction, methods=["POST"]),
     Route("/haze/reactions/odds", reaction_odds, methods=["POST"]),
     Route("/haze/initiative", initiative, methods=["POST"]),
+    *haze_checks.routes,
 ]

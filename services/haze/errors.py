@@ -70,3 +70,21 @@ class UnknownSkill(HazeError):
     """A character sheet asked for a skill it does not list."""
 
     code = "unknown_skill"
+
+
+class ComplexOddsTooCostly(HazeError):
+    """Complex-action odds whose chain would take more steps than one request may."""
+
+    code = "complex_odds_too_costly"
+
+
+class SpellTooDifficult(HazeError):
+    """A spell or prayer whose difficulty is not below the AE's score in its school."""
+
+    code = "spell_too_difficult"
+
+
+class CannotBefriend(HazeError):
+    """Befriending a creature the AE cannot communicate with or of unlike mind and culture."""
+
+    code = "cannot_befriend"

@@ -8,6 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from services.haze.abilities import Score
 from services.haze.action import ActionSpec, Level, Modifier, unskilled_check
+from services.haze.complex import ComplexAction
+from services.haze.complex_odds import DEFAULT_MAX_ROUNDS, MAX_PARTICIPANTS, Rounds
+from services.haze.complex_round import Participant
 from services.haze.effect import MAX_EFFECT_DICE, effect_dice_for
 from services.haze.initiative import Combatant, reaction_penalty
 from services.haze.rules import HazeRules
@@ -102,3 +105,12 @@ class EffectRequest(EffectOddsRequest):
     """Roll effect dice."""
 
     seed: Seed | None = None
+
+
+class HazeComplexOddsRequest(HazeRequest):
+    """A complex action so far, who takes part (assists), and when the AEs would give up."""
+
+    action: ComplexAction
+    participants: list[Participant] = Field(min_length=1, max_length=MAX_PARTICIPANTS)
+    max_rounds: Rounds = DEFAULT_MAX_ROUNDS
+    rules: HazeRules = Field(default_factory=HazeRules)

@@ -47,6 +47,10 @@ class HazeRules(BaseModel):
         default=True, description="A fumble ends a complex action as a failure."
     )
     max_wind: int = Field(default=5, ge=0, le=20, description="Largest cross-wind difficulty.")
+    per_unit_rounding: Literal["down", "up"] = Field(
+        default="down",
+        description="Lift (per 100 lb) and vault (per foot): part units round down or up.",
+    )
     initiative_ties: Literal["simultaneous", "wits"] = Field(
         default="simultaneous",
         description="Equal initiative success rates act together, or the higher wits first.",

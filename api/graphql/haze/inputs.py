@@ -58,10 +58,13 @@ class HazeActionInput:
 class HazeParticipantInput:
     action: HazeActionInput
     points: int
+    health: int | None = strawberry.field(
+        default=None, description="Health score: the pool refills to it under recovery each_round."
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """The service's Participant fields."""
-        return {"spec": self.action.to_dict(), "points": self.points}
+        return {"spec": self.action.to_dict(), "points": self.points, "health": self.health}
 
 
 @strawberry.input(description="A complex action so far (a fresh one: difficulty only).")

@@ -1,4 +1,7 @@
-"""GraphQL: the Haze queries — actions, odds, effect dice, complex actions, exhaustion."""
+"""GraphQL: the Haze queries — actions, odds, effect dice, complex actions, exhaustion.
+
+Checks, spells and complex-action odds come from HazeCheckQuery, combat from HazeCombatQuery.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from strawberry.scalars import JSON
 
 from api.graphql.haze.action_odds import HazeActionOdds
 from api.graphql.haze.action_result import HazeActionResult
-from api.graphql.haze.combat_query import HazeCombatQuery
+from api.graphql.haze.check_query import HazeCheckQuery
 from api.graphql.haze.complex_action import HazeComplexAction
 from api.graphql.haze.effect_dice import HazeEffectDice
 from api.graphql.haze.exhaustion import HazeExhaustion
@@ -86,7 +89,7 @@ def _complex_round(
 
 
 @strawberry.type
-class HazeQuery(HazeCombatQuery):
+class HazeQuery(HazeCheckQuery):
     @strawberry.field(description="Roll an action (d10 ≤ ability + skill); replay with the seed.")
     def haze_action(
         self,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -11,9 +12,10 @@ from api.graphql.mazerats.answer import graphql_problem
 from api.graphql.problem import Problem
 from api.models import RequestModel, Seed
 from services.dice import new_seed
-from services.haze import HazeRules
+from services.haze import HazeError, HazeRules
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class Invalid(Exception):
@@ -47,3 +49,13 @@ def seed_or_new(seed: str | None) -> str:
     """The seed argument (at most 256 characters), or a fresh one."""
     checked_seed = checked(_Seeded, {"seed": seed}).seed
     return checked_seed if checked_seed is not None else new_seed()
+
+
+def answered(build: Callable[[], T]) -> T | Problem:
+    """Run `build`; refused arguments and rules refusals become the union's Problem."""
+    try:
+        return build()
+    except Invalid as exc:
+        return exc.problem
+    except HazeError as exc:
+        return Problem.from_domain(exc)

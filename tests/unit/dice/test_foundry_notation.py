@@ -9,6 +9,7 @@ as Foundry reads them (JavaScript numbers, `/` exact, its functions), must give 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -70,9 +71,14 @@ def _value(term: dict[str, Any]) -> Fraction:
         return foundry_total(term["roll"]["terms"])
     assert cls == "FunctionTerm", cls
     args = [foundry_total(r["terms"]) for r in term["rolls"]]
-    fn = {"floor": math.floor, "ceil": math.ceil, "abs": abs, "min": min, "max": max}.get(
-        term["fn"]
-    )
+    functions: dict[str, Callable[..., Any]] = {
+        "floor": math.floor,
+        "ceil": math.ceil,
+        "abs": abs,
+        "min": min,
+        "max": max,
+    }
+    fn = functions.get(term["fn"])
     if term["fn"] == "round":  # JavaScript's Math.round: halves up
         return Fraction(math.floor(args[0] + Fraction(1, 2)))
     assert fn is not None, term["fn"]
