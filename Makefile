@@ -25,7 +25,7 @@ export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: help run test lint bench clean venv
+.PHONY: help run test lint bench clean venv contracts
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -59,6 +59,9 @@ lint: $(DEV_STAMP)  ## ruff check, ruff format --check, mypy (strict)
 
 test: lint  ## lint, then the whole test suite (unit and e2e)
 	$(VENV)/bin/pytest -q -n 2
+
+contracts: $(DEV_STAMP)  ## regenerate openapi/openapi.yaml and openapi/schema.graphql from the code
+	$(PY) -m api.contracts
 
 bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
 	@if [[ -n "$(BENCH)" ]]; then files=(bench/$(BENCH).py); else files=(bench/*.py); fi; \
