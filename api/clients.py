@@ -19,7 +19,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
-from api.settings import Settings
+from infra.settings import Settings
 from services.errors import DomainError
 
 TENANT_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")

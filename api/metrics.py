@@ -31,7 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from api.settings import Settings
+from infra.settings import Settings
 from services.store import RedisEventStore
 from services.store.errors import WrongExpectedVersion
 from services.store.model import ANY, AppendResult, NewEvent

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-from api.settings import Settings
+from infra.settings import Settings
 from services.store.connection import Connection, start_embedded
 from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE
 

@@ -17,7 +17,7 @@ from typing import Any
 from celery import Celery
 from kombu.entity import Queue
 
-from api.settings import UnsafeSettingsError, broker_problem
+from infra.settings import UnsafeSettingsError, broker_problem
 
 # The longest task is one shard: its hard limit is well under the visibility timeout, so
 # an unacked shard is only redelivered after its worker died (notes: event-store-and-celery).
@@ -42,7 +42,7 @@ def redis_url() -> str:
 def refuse_unsafe_production(environ: Mapping[str, str] | None = None) -> None:
     """In production (`DAEDALUS_ENV=production`), refuse a broker on the event store's database.
 
-    The same rule as the API's settings guard (api/settings.py), for worker and beat
+    The same rule as the API's settings guard (infra/settings.py), for worker and beat
     processes, which read their Redis from the environment without building `Settings`.
     """
     env = os.environ if environ is None else environ

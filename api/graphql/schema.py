@@ -47,7 +47,7 @@ from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationMutation, SimulationQuery, SimulationSubscription
 from api.graphql.websockets import LegacyWSHandler, TransportWSHandler
-from api.settings import Settings
+from infra.settings import Settings
 
 MAX_DEPTH = 10
 MAX_ALIASES = 8

@@ -9,7 +9,7 @@ from graphql import build_schema
 
 from api.contracts import REGENERATE, SDL_FILE, graphql_sdl, main, stale
 from api.graphql.schema import build_schema as app_schema
-from api.settings import Settings
+from infra.settings import Settings
 
 
 def test_committed_sdl_is_what_the_code_generates() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from api.settings import Settings
+from infra.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from api.app import create_app
 from api.logs import DropRelogged, JsonFormatter
-from api.settings import Settings
+from infra.settings import Settings
 
 PARTY = [{"id": "p1", "name": "Ash", "profile": {"system": "5e", "modifiers": {"STR": 4}}}]
 SESSION_QUERY = "query($id: ID!, $t: String!) { session(id: $id, token: $t) { __typename } }"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.settings import Settings, UnsafeSettingsError, broker_problem, redis_database
+from infra.settings import Settings, UnsafeSettingsError, broker_problem, redis_database
 from workers.app import refuse_unsafe_production
 
 SECRET = "p" * 40

@@ -18,8 +18,8 @@ from starlette.testclient import TestClient
 import api.app
 from api import telemetry
 from api.app import create_app
-from api.settings import Settings
 from api.telemetry import Tracing, wanted, wanted_in
+from infra.settings import Settings
 from workers import metrics
 
 PARTY = [{"id": "p1", "name": "Ash", "profile": {"system": "5e", "modifiers": {"STR": 4}}}]
