@@ -9,7 +9,7 @@ best-effort: a Redis error never fails a task (it is logged, and writes pause a 
 The layout of the hashes, and how the API reads them: workers/task_metrics.py.
 
 Imported by workers/app.py, so every worker and beat process also logs JSON lines
-(api/logs.py; in a task: `task_id`, `task`, and `tenant`, `campaign_id` or `job_id`
+(infra/logs.py; in a task: `task_id`, `task`, and `tenant`, `campaign_id` or `job_id`
 from its arguments) and, when tracing is on, traces each pool process (api/telemetry.py).
 """
 
@@ -27,7 +27,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from api import telemetry
-from api.logs import LogContext, configure_logging, log_context_var
+from infra.logs import LogContext, configure_logging, log_context_var
 from workers.task_metrics import (
     DURATION_BUCKETS,
     DURATIONS_KEY,

@@ -16,7 +16,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.logs import DropRelogged, JsonFormatter
+from infra.logs import DropRelogged, JsonFormatter
 from infra.settings import Settings
 
 PARTY = [{"id": "p1", "name": "Ash", "profile": {"system": "5e", "modifiers": {"STR": 4}}}]
@@ -24,7 +24,7 @@ SESSION_QUERY = "query($id: ID!, $t: String!) { session(id: $id, token: $t) { __
 
 
 class Lines:
-    """The JSON lines the app logs, as the service writes them (api/logs.py)."""
+    """The JSON lines the app logs, as the service writes them (infra/logs.py)."""
 
     def __init__(self) -> None:
         self.stream = io.StringIO()
