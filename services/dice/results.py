@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from services.dice.ast import Dice, Expression
+from services.dice.ast import Call, Dice, Expression, Group, Neg, Num, Product, Sum, formula
 
 EXPLODED = 1
 REROLLED = 2
@@ -194,8 +194,6 @@ class RollResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical JSON: expression, total, check, dice, tree, and the seed if any."""
-        from services.dice.render import render_canonical
-
         return render_canonical(self)
 
 
@@ -211,3 +209,82 @@ def dice_results(result: RollResult) -> list[DiceResult]:
         elif isinstance(cur, CompositeResult):
             stack.extend(reversed(cur.parts))
     return out
+
+
+# -- Canonical JSON (the other renderings, built on these types, are in render.py) ------
+
+
+def render_canonical(result: RollResult) -> dict[str, Any]:
+    """Canonical JSON: expression, total, check, every throw, the tree and the seed."""
+    expr = result.expression
+    out: dict[str, Any] = {
+        "expression": expr.source,
+        "formula": formula(expr.root),
+        "total": result.total,
+        "check": None if result.check is None else result.check.to_dict(),
+        "dice": [d.to_dict() for d in result.dice],
+        "tree": _tree(result.tree, [0]),
+    }
+    if result.target_tree is not None:
+        out["target_tree"] = _tree(result.target_tree, [len(_terms_of(result.tree))])
+    if result.rng is not None:
+        out["rng"] = result.rng
+        if "seed" in result.rng:
+            out["seed"] = result.rng["seed"]
+    return out
+
+
+def _terms_of(res: Result) -> list[DiceResult]:
+    out: list[DiceResult] = []
+    stack = [res]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, DiceResult):
+            out.append(cur)
+        elif isinstance(cur, CompositeResult):
+            stack.extend(reversed(cur.parts))
+    return out
+
+
+def _tree(res: Result, term_counter: list[int]) -> dict[str, Any]:
+    node = res.node
+    if isinstance(res, DiceResult):
+        term = term_counter[0]
+        term_counter[0] += 1
+        return {
+            "type": "dice",
+            "notation": node.notation(),
+            "term": term,
+            "count": node.count,
+            "sides": node.sides,
+            "value": res.value,
+            "throws": [
+                {
+                    "face": f,
+                    "value": v,
+                    "die": die,
+                    "active": not fl & (REROLLED | DROPPED),
+                    "flags": list(flag_names(fl)),
+                }
+                for f, v, fl, die in res.rolls
+            ],
+        }
+    if isinstance(node, Num):
+        return {"type": "number", "value": res.value}
+    assert isinstance(res, CompositeResult)
+    parts = [_tree(p, term_counter) for p in res.parts]
+    if isinstance(node, Sum | Product):
+        ops = [op for op, _ in node.rest]
+        kind = "sum" if isinstance(node, Sum) else "product"
+        return {
+            "type": kind,
+            "value": res.value,
+            "first": parts[0],
+            "rest": [{"op": op, "operand": p} for op, p in zip(ops, parts[1:], strict=True)],
+        }
+    if isinstance(node, Neg):
+        return {"type": "negate", "value": res.value, "operand": parts[0]}
+    if isinstance(node, Group):
+        return {"type": "group", "value": res.value, "inner": parts[0]}
+    assert isinstance(node, Call)
+    return {"type": "call", "fn": node.fn, "value": res.value, "args": parts}
