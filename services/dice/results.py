@@ -199,8 +199,14 @@ class RollResult:
 
 def dice_results(result: RollResult) -> list[DiceResult]:
     """The dice-term results of a roll in throw order (left side, then a check's right)."""
+    if result.target_tree is None:
+        return _terms_of(result.tree)
+    return _terms_of(result.tree, result.target_tree)
+
+
+def _terms_of(*roots: Result) -> list[DiceResult]:
+    """The dice-term results under `roots`, left to right."""
     out: list[DiceResult] = []
-    roots = [result.tree] if result.target_tree is None else [result.tree, result.target_tree]
     stack: list[Result] = list(reversed(roots))
     while stack:
         cur = stack.pop()
@@ -231,18 +237,6 @@ def render_canonical(result: RollResult) -> dict[str, Any]:
         out["rng"] = result.rng
         if "seed" in result.rng:
             out["seed"] = result.rng["seed"]
-    return out
-
-
-def _terms_of(res: Result) -> list[DiceResult]:
-    out: list[DiceResult] = []
-    stack = [res]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, DiceResult):
-            out.append(cur)
-        elif isinstance(cur, CompositeResult):
-            stack.extend(reversed(cur.parts))
     return out
 
 
