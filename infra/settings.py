@@ -30,8 +30,8 @@ def redis_database(url: str) -> tuple[str, ...]:
 def broker_problem(event_store_url: str | None, broker_url: str | None) -> str | None:
     """Why the broker may not use this Redis database in production, or None.
 
-    The workers' Redis is `DAEDALUS_REDIS_URL`, falling back to `REDIS_URL` (see
-    workers/app.py): unset, the broker lands on the event store. Without `REDIS_URL`
+    The workers' Redis is `DAEDALUS_REDIS_URL`, falling back to `REDIS_URL`
+    (`Settings.workers_redis_url`): unset, the broker lands on the event store. Without `REDIS_URL`
     (the embedded Redis of a one-machine install) there is nothing to compare.
     """
     if not event_store_url:
