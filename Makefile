@@ -29,7 +29,7 @@ export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: help run test lint bench clean venv
+.PHONY: help run test lint bench clean venv contracts
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -69,6 +69,9 @@ $(CHROMIUM):
 
 test: lint $(CHROMIUM)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2
+
+contracts: $(DEV_STAMP)  ## regenerate openapi/openapi.yaml and openapi/schema.graphql from the code
+	$(PY) -m api.contracts
 
 bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
 	@if [[ -n "$(BENCH)" ]]; then files=(bench/$(BENCH).py); else files=(bench/*.py); fi; \

@@ -9,10 +9,10 @@ from types import FrameType
 import uvicorn
 
 from api.app import create_app
-from api.logs import configure_logging
 from api.secret_key import with_stored_key
-from api.settings import Settings
 from api.worker_process import worker_alongside
+from infra.logs import configure_logging
+from infra.settings import Settings
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
 

@@ -24,8 +24,8 @@ from typing import Any, Literal
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
-from api.origins import InvalidOrigin, normalize_origin, origin_allowed
-from api.settings import Settings
+from infra.origins import InvalidOrigin, normalize_origin, origin_allowed
+from infra.settings import Settings
 from services.errors import DomainError
 
 TENANT_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from api.clients import TENANT_PATTERN, key_digest
-from api.origins import InvalidOrigin, normalize_origin
+from infra.origins import InvalidOrigin, normalize_origin
 
 KEY_PREFIX = "dk_"
 PUBLISHABLE_PREFIX = "dpk_"

@@ -31,12 +31,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from api.settings import Settings
+from infra.settings import Settings
 from services.store import RedisEventStore
 from services.store.errors import WrongExpectedVersion
 from services.store.model import ANY, AppendResult, NewEvent
-from workers import task_metrics
-from workers.metrics import quick_client
+from workers.client import quick_client, read_task_metrics
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +151,7 @@ class WorkerCollector(Collector):
         if client is None:
             return
         try:
-            read = task_metrics.read(client)
+            read = read_task_metrics(client)
         except (redis.RedisError, OSError, ValueError) as exc:
             log.warning("worker metrics not readable: %r", exc)
             return

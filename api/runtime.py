@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from api.metrics import Metrics, ObservedEventStore
-from api.settings import Settings
+from infra.settings import Settings
 from services.campaign import CampaignAggregate, CampaignState
 from services.labyrinth import MazeState
 from services.labyrinth.codec import LabyrinthAggregate

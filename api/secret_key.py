@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from api.settings import Settings
+from infra.settings import Settings
 
 KEY_FILE = "secret.key"
 

@@ -13,7 +13,6 @@ tuning search of at most `TUNING_BUDGET` games in all (tuning answers directly).
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,10 +26,7 @@ from services.sim.chart import escape_rate_svg
 from services.sim.policies import get_policy
 from services.sim.runner import SimulationSpec
 from services.sim.tuner import deck_variants, tune
-from workers.app import app as celery_app
-from workers.app import celery_url
-from workers.jobs import Jobs, key
-from workers.tasks import submit
+from workers.client import Jobs, key, send_jobs_to, submit
 
 MAX_GAMES = 1_000_000
 MAX_CHART_POINTS = 21
@@ -140,26 +136,12 @@ class TuningRequest(MazeAndParty):
     best: int = Field(default=5, ge=1, le=20)
 
 
-_bound: str | None = None
-_bind_lock = threading.Lock()
-
-
-def _bind_celery(url: str) -> None:
-    """Send jobs to the Redis the service uses (set once, before the first job)."""
-    global _bound
-    with _bind_lock:
-        if _bound is None:
-            broker = celery_url(url)
-            celery_app.conf.update(broker_url=broker, result_backend=broker)
-            _bound = url
-
-
 def jobs_of(conn: HTTPConnection) -> Jobs:
     """The job records on the service's Redis; jobs submitted from here go there too."""
     runtime = getattr(conn.app.state, "runtime", None)
     if runtime is None:
         raise NotReady("the job store is not reachable")
-    _bind_celery(runtime.jobs_url)
+    send_jobs_to(runtime.jobs_url)
     return Jobs(runtime.jobs_client)
 
 

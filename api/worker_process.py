@@ -10,9 +10,9 @@ import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-from api.settings import Settings
+from infra.settings import Settings
 from services.store.connection import Connection, start_embedded
-from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE
+from workers.client import CLOCK_QUEUE, DEFAULT_QUEUE
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 # Loaded here, in the parent: the child between fork and exec only makes the call.

@@ -1,39 +1,44 @@
 """Events and states as JSON and back, for the event store: exact round trips.
 
 Shared by every event-sourced aggregate (the labyrinth, campaigns): one pydantic adapter
-per event class, so decoding goes by the stored type name, never by guessing which
-member of a union a dict fits.
+per event class, and the stored type name comes from the aggregate's EventRegistry
+(services/eventtypes.py), never from a class name. Decoding goes by that stored name —
+never by guessing which member of a union a dict fits — after the registry has upcast
+data stored in an older shape.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter
+
+from services.eventtypes import EventRegistry
 
 E = TypeVar("E")
 S = TypeVar("S")
 
 
 class JsonCodec(Generic[E, S]):
-    """Encodes and decodes one aggregate's events (by class name) and its state."""
+    """Encodes and decodes one aggregate's events (by registered name) and its state."""
 
-    def __init__(self, event_types: Iterable[type], state_type: type[S]) -> None:
-        self._events: dict[str, TypeAdapter[Any]] = {
-            cls.__name__: TypeAdapter(cls) for cls in event_types
+    def __init__(self, registry: EventRegistry, state_type: type[S]) -> None:
+        self.registry = registry
+        self._events: dict[type, TypeAdapter[Any]] = {
+            cls: TypeAdapter(cls) for cls in registry.classes
         }
         self._state: TypeAdapter[S] = TypeAdapter(state_type)
 
     def encode_event(self, event: E) -> tuple[str, dict[str, Any]]:
-        """(type name, JSON-ready fields) of an event."""
-        name = type(event).__name__
-        data: dict[str, Any] = self._events[name].dump_python(event, mode="json")
-        return name, data
+        """(stored type, JSON-ready fields) of an event."""
+        stored = self.registry.registration(event).stored_type
+        data: dict[str, Any] = self._events[type(event)].dump_python(event, mode="json")
+        return stored, data
 
     def decode_event(self, name: str, data: dict[str, Any]) -> E:
-        """The event of a stored type name and fields."""
-        event: E = self._events[name].validate_python(data)
+        """The event of a stored type and fields (upcast first when stored in an old shape)."""
+        cls, current = self.registry.read(name, data)
+        event: E = self._events[cls].validate_python(current)
         return event
 
     def encode_state(self, state: S) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """The Celery app: Redis broker and result backend (the store's Redis by default), JSON only.
 
-The Redis URL comes from `DAEDALUS_REDIS_URL` (a redis-py URL: `unix:///…/redis.sock` for
-the embedded server, or `redis://…`), falling back to `REDIS_URL`. A Unix socket URL is
-spelled `redis+socket://` for kombu and Celery's backend.
+The Redis URL is the settings' `workers_redis_url` (infra/settings.py): `DAEDALUS_REDIS_URL`
+(a redis-py URL: `unix:///…/redis.sock` for the embedded server, or `redis://…`), falling
+back to `REDIS_URL`. A Unix socket URL is spelled `redis+socket://` for kombu and Celery's
+backend.
 
 Beat is celery-redbeat: its schedule and its lock live on the same Redis (redis-py's URL
 spelling), so any number of beat processes may run and only the lock holder schedules.
@@ -10,14 +11,13 @@ spelling), so any number of beat processes may run and only the lock holder sche
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from typing import Any
 
 from celery import Celery
 from kombu.entity import Queue
 
-from api.settings import UnsafeSettingsError, broker_problem
+from infra.settings import Settings
+from workers import metrics
 
 # The longest task is one shard: its hard limit is well under the visibility timeout, so
 # an unacked shard is only redelivered after its worker died (notes: event-store-and-celery).
@@ -26,31 +26,6 @@ HARD_TIME_LIMIT = 960
 VISIBILITY_TIMEOUT = 3600
 
 REDBEAT_KEY_PREFIX = "daedalus:redbeat:"
-BEAT_LOCK_TIMEOUT = 30  # seconds: a dead beat's lock expires this long after its last tick
-TICK_SCAN_SECONDS = 5  # how often beat asks the workers to claim due campaigns
-
-
-def redis_url() -> str:
-    """The redis-py URL of the Redis the workers and the job records use."""
-    return (
-        os.environ.get("DAEDALUS_REDIS_URL")
-        or os.environ.get("REDIS_URL")
-        or "redis://localhost:6379/0"
-    )
-
-
-def refuse_unsafe_production(environ: Mapping[str, str] | None = None) -> None:
-    """In production (`DAEDALUS_ENV=production`), refuse a broker on the event store's database.
-
-    The same rule as the API's settings guard (api/settings.py), for worker and beat
-    processes, which read their Redis from the environment without building `Settings`.
-    """
-    env = os.environ if environ is None else environ
-    if env.get("DAEDALUS_ENV") != "production":
-        return
-    problem = broker_problem(env.get("REDIS_URL"), env.get("DAEDALUS_REDIS_URL"))
-    if problem is not None:
-        raise UnsafeSettingsError(f"refusing unsafe production settings: {problem}")
 
 
 def celery_url(url: str) -> str:
@@ -60,18 +35,7 @@ def celery_url(url: str) -> str:
     return url
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float, least: float) -> float:
-    raw = env.get(name, "")
-    try:
-        value = float(raw) if raw else default
-    except ValueError:
-        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
-    if not value >= least:
-        raise ValueError(f"{name} must be at least {least:g} seconds")
-    return value
-
-
-def beat_config(url: str, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+def beat_config(url: str, settings: Settings) -> dict[str, Any]:
     """Beat's settings: redbeat on the Redis at `url` (redis-py spelling), the campaign scan.
 
     `DAEDALUS_BEAT_LOCK_TIMEOUT` (default 30 s, at least 2) bounds failover: a beat that
@@ -80,9 +44,8 @@ def beat_config(url: str, environ: Mapping[str, str] | None = None) -> dict[str,
     expired exits. `DAEDALUS_TICK_SCAN_SECONDS` (default 5) is how often due campaigns
     are claimed and their ticks sent.
     """
-    env = os.environ if environ is None else environ
-    lock_timeout = _seconds(env, "DAEDALUS_BEAT_LOCK_TIMEOUT", BEAT_LOCK_TIMEOUT, 2)
-    scan = _seconds(env, "DAEDALUS_TICK_SCAN_SECONDS", TICK_SCAN_SECONDS, 0.1)
+    lock_timeout = settings.beat_lock_timeout
+    scan = settings.tick_scan_seconds
     return {
         "beat_scheduler": "redbeat.RedBeatScheduler",
         "redbeat_redis_url": url.replace("redis+socket://", "unix://", 1),
@@ -108,11 +71,9 @@ DEFAULT_QUEUE = "celery"
 CLOCK_QUEUE = "clock"
 
 
-def make_app(url: str | None = None) -> Celery:
-    """A configured Celery app for the Redis at `url`."""
-    if url is None:
-        refuse_unsafe_production()
-    plain = url or redis_url()
+def make_app(settings: Settings) -> Celery:
+    """A configured Celery app on the workers' Redis of `settings`."""
+    plain = settings.workers_redis_url
     broker = celery_url(plain)
     app = Celery(
         "daedalus", broker=broker, backend=broker, include=["workers.tasks", "workers.ticks"]
@@ -135,12 +96,13 @@ def make_app(url: str | None = None) -> Celery:
         task_default_queue=DEFAULT_QUEUE,
         task_queues=(Queue(DEFAULT_QUEUE), Queue(CLOCK_QUEUE)),  # type: ignore[no-untyped-call]
         task_routes={"campaign.*": {"queue": CLOCK_QUEUE}},
-        **beat_config(plain),
+        **beat_config(plain, settings),
     )
+    # Task metrics, JSON logs and tracing for every worker and beat process.
+    metrics.connect_signals()
     return app
 
 
-app = make_app()
-
-# Task metrics, JSON logs and tracing for every worker and beat process (signal handlers).
-import workers.metrics  # noqa: E402, F401
+# Built from the one settings object: in production, Settings refuses what it refuses for
+# the API (a broker on the event store's database, a missing secret, unsafe Redis).
+app = make_app(Settings())

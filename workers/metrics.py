@@ -1,16 +1,18 @@
 """Worker observability: task metrics kept in Redis for the API to expose, JSON logs, tracing.
 
 Every Celery process (each prefork child, in every container) adds its counts to three
-hashes on the workers' Redis (`DAEDALUS_REDIS_URL`, else `REDIS_URL`), and the API reads
+hashes on the workers' Redis (`DAEDALUS_REDIS_URL`, else `REDIS_URL`: the settings'
+`workers_redis_url`), and the API reads
 them when Prometheus scrapes its /metrics (api/metrics.py): one scrape target however
 many workers run, and counts that outlive the pods that made them. Writes are
 best-effort: a Redis error never fails a task (it is logged, and writes pause a while).
 
 The layout of the hashes, and how the API reads them: workers/task_metrics.py.
 
-Imported by workers/app.py, so every worker and beat process also logs JSON lines
-(api/logs.py; in a task: `task_id`, `task`, and `tenant`, `campaign_id` or `job_id`
-from its arguments) and, when tracing is on, traces each pool process (api/telemetry.py).
+Connected by workers/app.py (`connect_signals`), so every worker and beat process also
+logs JSON lines (infra/logs.py; in a task: `task_id`, `task`, and `tenant`, `campaign_id`
+or `job_id` from its arguments) and, when tracing is on, traces each pool process
+(infra/telemetry.py).
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from celery import signals
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from api import telemetry
-from api.logs import LogContext, configure_logging, log_context_var
+from infra import telemetry
+from infra.logs import LogContext, configure_logging, log_context_var
+from infra.settings import Settings
 from workers.task_metrics import (
     DURATION_BUCKETS,
     DURATIONS_KEY,
@@ -59,9 +62,7 @@ class Recorder:
 
     def _redis(self) -> redis.Redis:
         if self.client is None:
-            from workers.app import redis_url  # here: workers.app imports this module
-
-            self.client = quick_client(redis_url())
+            self.client = quick_client(Settings().workers_redis_url)
         return self.client
 
     def write(self, ops: Callable[[Any], None]) -> None:
@@ -187,7 +188,7 @@ _tracing: list[Any] = []  # this pool process's tracer provider, when tracing is
 
 def on_process_init(**_: Any) -> None:
     """Each pool process traces on its own (a tracer's export thread does not survive fork)."""
-    provider = telemetry.worker_tracing()
+    provider = telemetry.worker_tracing(Settings())
     if provider is not None:
         _tracing.append(provider)
 
@@ -198,14 +199,16 @@ def on_process_shutdown(**_: Any) -> None:
         _tracing.pop().shutdown()
 
 
-# Connected without decorators (Celery's are untyped); dispatch_uid makes each idempotent.
-for _signal, _receiver in (
-    (signals.task_prerun, on_prerun),
-    (signals.task_postrun, on_postrun),
-    (signals.task_failure, on_failure),
-    (signals.task_retry, on_retry),
-    (signals.setup_logging, on_setup_logging),
-    (signals.worker_process_init, on_process_init),
-    (signals.worker_process_shutdown, on_process_shutdown),
-):
-    _signal.connect(_receiver, weak=False, dispatch_uid=f"daedalus.{_receiver.__name__}")
+def connect_signals() -> None:
+    """Receive Celery's task, logging and pool-process signals in this process."""
+    # Without decorators (Celery's are untyped); dispatch_uid makes each idempotent.
+    for signal, receiver in (
+        (signals.task_prerun, on_prerun),
+        (signals.task_postrun, on_postrun),
+        (signals.task_failure, on_failure),
+        (signals.task_retry, on_retry),
+        (signals.setup_logging, on_setup_logging),
+        (signals.worker_process_init, on_process_init),
+        (signals.worker_process_shutdown, on_process_shutdown),
+    ):
+        signal.connect(receiver, weak=False, dispatch_uid=f"daedalus.{receiver.__name__}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -10,9 +9,10 @@ from typing import Any
 import redis
 from celery import chord
 
+from infra.settings import Settings
 from services.sim.runner import SimulationSpec, run_games, shard_seed, shard_sizes
 from services.sim.stats import Tally
-from workers.app import app, redis_url
+from workers.app import app
 from workers.jobs import Jobs
 
 CHECKPOINT = 2_000  # games between progress writes and cancellation checks
@@ -22,7 +22,7 @@ DEFAULT_SHARD_GAMES = 50_000
 @cache
 def jobs() -> Jobs:
     """The job records on the workers' Redis (one client per process)."""
-    return Jobs(redis.Redis.from_url(redis_url()))
+    return Jobs(redis.Redis.from_url(Settings().workers_redis_url))
 
 
 class ShardFailed(RuntimeError):
@@ -121,8 +121,3 @@ def submit(
         header.append(run_shard.si(job, duplicate_shard))
     chord(header)(finish_job.s(job).on_error(fail_job.s(job=job)))
     return job
-
-
-def worker_env(url: str) -> dict[str, str]:
-    """The environment a worker process needs to use the Redis at `url`."""
-    return {**os.environ, "DAEDALUS_REDIS_URL": url}

@@ -8,13 +8,12 @@ ends in a retry, never a double tick: a lost or failed tick is claimed again whe
 lease ends; a tick message older than its lease expires unrun, as a newer one follows.
 
 The event store is the Redis at `REDIS_URL`, falling back to the workers' own Redis
-(`workers.app.redis_url()`: one embedded Redis for everything by default).
+(the settings' `event_store_url`: one embedded Redis for everything by default).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from functools import cache
@@ -22,6 +21,7 @@ from typing import Any
 
 import redis
 
+from infra.settings import Settings
 from services.campaign import CampaignAggregate, CampaignState
 from services.errors import DomainError
 from services.store import RedisEventStore, check_durability
@@ -29,35 +29,23 @@ from services.store.campaigns import CampaignClock, tick_lags
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from workers import metrics
-from workers.app import app, redis_url
+from workers.app import app
 
 log = logging.getLogger(__name__)
 
 SCAN_BATCH = 500  # campaigns claimed per round trip
 SCAN_MAX = 20_000  # campaigns one scan sends at most; the next scan takes the rest
-LEASE_SECONDS = 60.0  # a claimed campaign whose tick did not run is claimed again after this
 
 _clocks: dict[str, CampaignClock] = {}
 _clocks_lock = threading.Lock()
 
 
-def event_store_url() -> str:
-    """The redis-py URL of the event store: `REDIS_URL`, else the workers' Redis."""
-    return os.environ.get("REDIS_URL") or redis_url()
-
-
-def lease_seconds() -> float:
-    """How long a claimed campaign waits for its tick before it is claimed again."""
-    raw = os.environ.get("DAEDALUS_TICK_LEASE_SECONDS", "")
-    return max(1.0, float(raw)) if raw else LEASE_SECONDS
-
-
 @cache
 def event_store() -> redis.Redis:
     """This process's client of the event store, checked once (AOF on, no eviction)."""
-    client = redis.Redis.from_url(event_store_url())
-    unsafe = os.environ.get("DAEDALUS_REDIS_ALLOW_UNSAFE", "").lower() in {"1", "true", "yes"}
-    check_durability(client, allow_unsafe=unsafe)
+    settings = Settings()
+    client = redis.Redis.from_url(settings.event_store_url)
+    check_durability(client, allow_unsafe=settings.redis_allow_unsafe)
     return client
 
 
@@ -82,7 +70,7 @@ def scan_due(now: float | None = None) -> int:
     """Claim the due campaigns and send a tick for each; how many were sent."""
     due = schedule()
     at = time.time() if now is None else now
-    lease = lease_seconds()
+    lease = Settings().tick_lease_seconds
     sent = 0
     while sent < SCAN_MAX:
         claimed = due.claim_due(at, min(SCAN_BATCH, SCAN_MAX - sent), lease)

@@ -6,7 +6,7 @@ from typing import Any, TypeAlias, TypedDict, cast
 
 import strawberry
 
-from api.settings import Settings
+from infra.settings import Settings
 
 
 class Context(TypedDict):

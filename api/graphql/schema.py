@@ -49,7 +49,7 @@ from api.graphql.simulations import SimulationMutation, SimulationQuery, Simulat
 from api.graphql.tables import TablesMutation, TablesQuery
 from api.graphql.websockets import LegacyWSHandler, TransportWSHandler
 from api.publishable import PublishableScope
-from api.settings import Settings
+from infra.settings import Settings
 
 MAX_DEPTH = 10
 MAX_ALIASES = 8

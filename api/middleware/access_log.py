@@ -2,9 +2,9 @@
 
 Logged: method, route template, status, duration, tenant and client app, and what the
 request concerns (`session_id`, `campaign_id`, `job_id`: from the route's path
-parameters or `api.logs.annotate`). Never the path's query string, headers (API keys,
+parameters or `infra.logs.annotate`). Never the path's query string, headers (API keys,
 role tokens), bodies or views. An unhandled error is logged here, once, with the same
-fields (the server's own traceback line for it is dropped, see api/logs.py).
+fields (the server's own traceback line for it is dropped, see infra/logs.py).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import telemetry
 from api.clients import Client, client_state
-from api.logs import close_context, mark_logged, open_context
 from api.metrics import Metrics
+from infra.logs import close_context, mark_logged, open_context
 
 log = logging.getLogger("daedalus.access")
 

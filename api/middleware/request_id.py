@@ -11,7 +11,7 @@ import uuid
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.logs import request_id_var
+from infra.logs import request_id_var
 
 HEADER = "x-request-id"
 _SANE = re.compile(r"[A-Za-z0-9._:-]{1,128}")

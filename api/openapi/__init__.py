@@ -29,7 +29,7 @@ REF_TEMPLATE = "#/components/schemas/{model}"
 YAML_MEDIA_TYPE = "application/yaml"
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.yaml"
-REGENERATE = "python -m api.openapi > openapi/openapi.yaml"
+REGENERATE = "make contracts"  # writes openapi.yaml and schema.graphql (api/contracts.py)
 PROBLEM_REF: Schema = {"$ref": "#/components/schemas/Problem"}
 
 

@@ -10,7 +10,7 @@ from api import dice
 from api.bodies import read_model
 from api.metrics import count_roll
 from api.models import CommitmentRequest, FairRollRequest, RevealRequest, VerifyRequest
-from api.settings import Settings
+from infra.settings import Settings
 
 
 def _secret_key(request: Request) -> bytes:

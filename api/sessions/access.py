@@ -12,10 +12,10 @@ import time
 from starlette.requests import HTTPConnection
 
 from api.clients import client_of
-from api.logs import annotate
 from api.sessions.requests import SESSION_ID
 from api.sessions.revocation import checked
 from api.sessions.tokens import RoleToken, SessionNotFound, authenticate
+from infra.logs import annotate
 from services.errors import DomainError
 from services.labyrinth import MazeState
 from services.store.sessions import SessionService

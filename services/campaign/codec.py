@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from services.campaign.decide import decide
-from services.campaign.events import EVENT_TYPES, Event
+from services.campaign.events import EVENTS, Event
 from services.campaign.evolve import evolve
 from services.campaign.state import CampaignState, initial
 from services.jsoncodec import JsonCodec
 
-_CODEC: JsonCodec[Event, CampaignState] = JsonCodec(EVENT_TYPES, CampaignState)
+_CODEC: JsonCodec[Event, CampaignState] = JsonCodec(EVENTS, CampaignState)
 
 
 def encode_event(event: Event) -> tuple[str, dict[str, Any]]:

@@ -11,9 +11,13 @@ from dataclasses import dataclass
 from services.campaign.cadence import Cadence
 from services.campaign.model import Activity, CampaignInjury, Choice, Run, Runner, Status
 from services.campaign.rules import CampaignRules
+from services.eventtypes import EventRegistry
 from services.maze.bands import BandName
 from services.maze.effects import Effect
 from services.maze.injuries import Injury
+
+# Stored names are a contract (services/eventtypes.py): a class may be renamed, never its name.
+EVENTS = EventRegistry("campaign")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +97,7 @@ class RunnerTick:
     after: RunnerAfter
 
 
+@EVENTS.event("CampaignCreated")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CampaignCreated:
     name: str
@@ -103,17 +108,20 @@ class CampaignCreated:
     base: int = 0
 
 
+@EVENTS.event("RunnerAdded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunnerAdded:
     runner: Runner
 
 
+@EVENTS.event("RunnerRemoved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunnerRemoved:
     runner: str
     reason: str
 
 
+@EVENTS.event("ActivityChosen")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActivityChosen:
     runner: str
@@ -121,11 +129,13 @@ class ActivityChosen:
     choice: Choice
 
 
+@EVENTS.event("RunStarted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunStarted:
     run: Run
 
 
+@EVENTS.event("RunEnded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunEnded:
     run: str
@@ -133,6 +143,7 @@ class RunEnded:
     results: tuple[RunnerAfter, ...]
 
 
+@EVENTS.event("SuppliesAdjusted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SuppliesAdjusted:
     delta: int
@@ -143,6 +154,7 @@ class SuppliesAdjusted:
     supplies_max: int | None = None
 
 
+@EVENTS.event("EffectSet")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EffectSet:
     runner: str
@@ -150,12 +162,14 @@ class EffectSet:
     present: bool
 
 
+@EVENTS.event("InjuryRecorded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InjuryRecorded:
     runner: str
     injury: CampaignInjury
 
 
+@EVENTS.event("CadenceSet")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CadenceSet:
     cadence: Cadence
@@ -163,6 +177,7 @@ class CadenceSet:
     base: int
 
 
+@EVENTS.event("DowntimePassed")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DowntimePassed:
     index: int
@@ -179,6 +194,7 @@ class DowntimePassed:
     supplies_max: int | None = None
 
 
+@EVENTS.event("BuddyLost")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BuddyLost:
     """A runner died: these runners (the dead partner among them) lose the Buddy trait."""
@@ -187,6 +203,7 @@ class BuddyLost:
     runners: tuple[str, ...]
 
 
+@EVENTS.event("CampaignEnded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CampaignEnded:
     reason: str

@@ -98,8 +98,9 @@ def view_state(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
 
 def view_event(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
     """An event as this viewer may see it (None would hide it; every event is public in part)."""
-    name, data = encode_event(event)
-    out: dict[str, Any] = {"type": name, **data}
+    # The registered name (never a version-marked stored type, never the class's name).
+    _, data = encode_event(event)
+    out: dict[str, Any] = {"type": ev.EVENTS.name_of(event), **data}
     if viewer.role == "gm":
         return out
     for key in _SECRET_EVENT_FIELDS.get(type(event), ()):

@@ -15,9 +15,9 @@ from services.dice.errors import (
 )
 from services.dice.limits import DEFAULT_LIMITS, Limits
 from services.dice.parser import parse
-from services.dice.render import render_canonical, render_dice_so_nice, render_foundry
+from services.dice.render import render_dice_so_nice, render_foundry
 from services.dice.report import ProbabilityReport
-from services.dice.results import CheckResult, Die, RollResult
+from services.dice.results import CheckResult, Die, RollResult, render_canonical
 from services.dice.rng import HmacRng, Rng, SimRng, SystemRng, VectorRng, new_seed, seeded_rng
 from services.dice.roller import roll
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from services.dice.ast import Dice, Expression
+from services.dice.ast import Call, Dice, Expression, Group, Neg, Num, Product, Sum, formula
 
 EXPLODED = 1
 REROLLED = 2
@@ -211,15 +212,19 @@ class RollResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical JSON: expression, total, check, dice, tree, and the seed if any."""
-        from services.dice.render import render_canonical
-
         return render_canonical(self)
 
 
 def dice_results(result: RollResult) -> list[DiceResult]:
     """The dice-term results of a roll in throw order (left side, then a check's right)."""
+    if result.target_tree is None:
+        return _terms_of(result.tree)
+    return _terms_of(result.tree, result.target_tree)
+
+
+def _terms_of(*roots: Result) -> list[DiceResult]:
+    """The dice-term results under `roots`, left to right."""
     out: list[DiceResult] = []
-    roots = [result.tree] if result.target_tree is None else [result.tree, result.target_tree]
     stack: list[Result] = list(reversed(roots))
     while stack:
         cur = stack.pop()
@@ -228,3 +233,91 @@ def dice_results(result: RollResult) -> list[DiceResult]:
         elif isinstance(cur, CompositeResult):
             stack.extend(reversed(cur.parts))
     return out
+
+
+# -- Canonical JSON (the other renderings, built on these types, are in render.py) ------
+
+
+def render_canonical(result: RollResult) -> dict[str, Any]:
+    """Canonical JSON: expression, total, check, every throw, the tree and the seed."""
+    expr = result.expression
+    out: dict[str, Any] = {
+        "expression": expr.source,
+        "formula": formula(expr.root),
+        "total": result.total,
+        "check": None if result.check is None else result.check.to_dict(),
+        "dice": [d.to_dict() for d in result.dice],
+        "tree": _tree(result.tree, [0]),
+    }
+    if result.target_tree is not None:
+        out["target_tree"] = _tree(result.target_tree, [len(_terms_of(result.tree))])
+    if result.rng is not None:
+        out["rng"] = result.rng
+        if "seed" in result.rng:
+            out["seed"] = result.rng["seed"]
+    return out
+
+
+def number(value: int | Fraction) -> int | str:
+    """A value for JSON: an int, or "n/d" inside floor/ceil/round where division is exact."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
+    return value
+
+
+def _tree(res: Result, term_counter: list[int]) -> dict[str, Any]:
+    node = res.node
+    if isinstance(res, DiceResult):
+        term = term_counter[0]
+        term_counter[0] += 1
+        out = {
+            "type": "dice",
+            "notation": node.notation(),
+            "term": term,
+            "count": node.count,
+            "sides": node.sides,
+            "kind": node.kind,
+            "label": node.label,
+            "value": res.value,
+            "throws": [
+                {
+                    "face": f,
+                    "value": v,
+                    "die": die,
+                    "active": not fl & (REROLLED | DROPPED),
+                    "flags": list(flag_names(fl)),
+                }
+                for f, v, fl, die in res.rolls
+            ],
+        }
+        if node.values:
+            out["faces"] = list(node.values)
+        return out
+    if isinstance(node, Num):
+        return {"type": "number", "value": res.value, **_label(node.label)}
+    assert isinstance(res, CompositeResult)
+    parts = [_tree(p, term_counter) for p in res.parts]
+    value = number(res.value)
+    if isinstance(res, GroupResult):
+        keep = None if node.keep is None else node.keep.notation()
+        items = [{**p, "kept": k} for p, k in zip(parts, res.kept, strict=True)]
+        return {"type": "dice_group", "value": value, "keep": keep, "items": items}
+    if isinstance(node, Sum | Product):
+        ops = [op for op, _ in node.rest]
+        kind = "sum" if isinstance(node, Sum) else "product"
+        return {
+            "type": kind,
+            "value": value,
+            "first": parts[0],
+            "rest": [{"op": op, "operand": p} for op, p in zip(ops, parts[1:], strict=True)],
+        }
+    if isinstance(node, Neg):
+        return {"type": "negate", "value": value, "operand": parts[0]}
+    if isinstance(node, Group):
+        return {"type": "group", "value": value, "inner": parts[0]}
+    assert isinstance(node, Call)
+    return {"type": "call", "fn": node.fn, "value": value, "args": parts}
+
+
+def _label(label: str | None) -> dict[str, Any]:
+    return {} if label is None else {"label": label}

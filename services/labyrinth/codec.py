@@ -6,11 +6,11 @@ from typing import Any
 
 from services.jsoncodec import JsonCodec
 from services.labyrinth.decide import decide
-from services.labyrinth.events import EVENT_TYPES, Event
+from services.labyrinth.events import EVENTS, Event
 from services.labyrinth.evolve import evolve
 from services.labyrinth.state import MazeState
 
-_CODEC: JsonCodec[Event, MazeState] = JsonCodec(EVENT_TYPES, MazeState)
+_CODEC: JsonCodec[Event, MazeState] = JsonCodec(EVENTS, MazeState)
 
 
 def encode_event(event: Event) -> tuple[str, dict[str, Any]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from services.eventtypes import EventRegistry
 from services.labyrinth.cards import Card
 from services.labyrinth.definition import MazeDefinition, TrapEntry
 from services.labyrinth.profiles import PartyMember, Stat
@@ -22,7 +23,11 @@ from services.labyrinth.records import (
 )
 from services.labyrinth.vocab import Action, EncounterOutcome
 
+# Stored names are a contract (services/eventtypes.py): a class may be renamed, never its name.
+EVENTS = EventRegistry("labyrinth")
 
+
+@EVENTS.event("MazeStarted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MazeStarted:
     definition: MazeDefinition
@@ -32,41 +37,48 @@ class MazeStarted:
     pool: tuple[str, ...]
 
 
+@EVENTS.event("InitiativeRolled")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InitiativeRolled:
     rolls: tuple[InitiativeRoll, ...]
     order: tuple[str, ...]
 
 
+@EVENTS.event("ActionsRemoved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionsRemoved:
     rolls: tuple[RollRecord, ...]
     removed: tuple[Action, ...]
 
 
+@EVENTS.event("TurnStarted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted:
     player: str
     round: int
 
 
+@EVENTS.event("TurnSkipped")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnSkipped:
     player: str
     asleep_turns_left: int
 
 
+@EVENTS.event("DeckReshuffled")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeckReshuffled:
     order: tuple[str, ...]
 
 
+@EVENTS.event("RiverDealt")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RiverDealt:
     dealt: tuple[str, ...]
     slots: tuple[RiverSlot, ...]
 
 
+@EVENTS.event("ActionAttempted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionAttempted:
     player: str
@@ -77,66 +89,78 @@ class ActionAttempted:
     success: bool
 
 
+@EVENTS.event("RightPathsForged")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RightPathsForged:
     cards: tuple[str, ...]
 
 
+@EVENTS.event("ScoutRevealed")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ScoutRevealed:
     river_card: SlotCard
     deck_card: SlotCard
 
 
+@EVENTS.event("CardsConsidered")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardsConsidered:
     cards: tuple[SlotCard, ...]
 
 
+@EVENTS.event("ElementaryDrawn")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ElementaryDrawn:
     cards: tuple[SlotCard, ...]
 
 
+@EVENTS.event("ElementaryResolved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ElementaryResolved:
     bottom: SlotCard
     top: tuple[str, ...]
 
 
+@EVENTS.event("DeadEndRemoved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeadEndRemoved:
     card: SlotCard
 
 
+@EVENTS.event("CardRevealed")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardRevealed:
     player: str
     card: SlotCard
 
 
+@EVENTS.event("CardChosen")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardChosen:
     player: str
     card: SlotCard
 
 
+@EVENTS.event("RightPathScored")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RightPathScored:
     points: int
 
 
+@EVENTS.event("DeadEndStuck")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeadEndStuck:
     card: SlotCard
 
 
+@EVENTS.event("DeadEndsCleared")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeadEndsCleared:
     cards: tuple[SlotCard, ...]
     destination: Literal["discard", "game"]
 
 
+@EVENTS.event("MonsterCardAdded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MonsterCardAdded:
     card: str
@@ -144,11 +168,13 @@ class MonsterCardAdded:
     deck: tuple[str, ...] | None = None
 
 
+@EVENTS.event("MonsterPointScored")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MonsterPointScored:
     points: int
 
 
+@EVENTS.event("EncounterStarted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EncounterStarted:
     monster: str
@@ -157,18 +183,21 @@ class EncounterStarted:
     order: tuple[Combatant, ...]
 
 
+@EVENTS.event("EncounterResolved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EncounterResolved:
     outcome: EncounterOutcome
     monster_points: int
 
 
+@EVENTS.event("MonsterCardRemoved")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MonsterCardRemoved:
     card: str
     zone: Literal["deck", "river"]
 
 
+@EVENTS.event("TrapRolled")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrapRolled:
     card: SlotCard
@@ -177,6 +206,7 @@ class TrapRolled:
     dc: int
 
 
+@EVENTS.event("DisarmAttempted")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DisarmAttempted:
     player: str
@@ -185,55 +215,65 @@ class DisarmAttempted:
     success: bool
 
 
+@EVENTS.event("TrapSprung")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrapSprung:
     entry: TrapEntry
     saves: tuple[PoisonSave, ...] = ()
 
 
+@EVENTS.event("PlayerFellAsleep")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerFellAsleep:
     player: str
     turns: int
 
 
+@EVENTS.event("PlayerWoke")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerWoke:
     player: str
     by: str | None
 
 
+@EVENTS.event("DeadEndPlaced")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeadEndPlaced:
     card: SlotCard
 
 
+@EVENTS.event("TurnEnded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEnded:
     player: str
     discarded: tuple[str, ...]
 
 
+@EVENTS.event("RiverCleared")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RiverCleared:
     discarded: tuple[str, ...]
 
 
+@EVENTS.event("RoundEnded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoundEnded:
     round: int
 
 
+@EVENTS.event("ActionsUnlocked")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionsUnlocked:
     actions: tuple[Action, ...]
 
 
+@EVENTS.event("MazeEscaped")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MazeEscaped:
     reason: Literal["right_paths", "monster_killed"]
 
 
+@EVENTS.event("MazeEnded")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MazeEnded:
     reason: str
@@ -242,6 +282,7 @@ class MazeEnded:
 # GM overrides: each records the values it set (evolve copies them) and the GM's reason.
 
 
+@EVENTS.event("MemberOverridden")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MemberOverridden:
     member: str
@@ -250,6 +291,7 @@ class MemberOverridden:
     reason: str
 
 
+@EVENTS.event("TurnOverridden")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnOverridden:
     player: str
@@ -257,12 +299,14 @@ class TurnOverridden:
     reason: str
 
 
+@EVENTS.event("CardRevealedByGm")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardRevealedByGm:
     card: SlotCard
     reason: str
 
 
+@EVENTS.event("RiverCardMovedByGm")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RiverCardMovedByGm:
     card: SlotCard
@@ -272,6 +316,7 @@ class RiverCardMovedByGm:
     deck: tuple[str, ...] | None = None
 
 
+@EVENTS.event("ScoreOverridden")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ScoreOverridden:
     right_paths: int
@@ -279,6 +324,7 @@ class ScoreOverridden:
     reason: str
 
 
+@EVENTS.event("ActionsOverridden")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ActionsOverridden:
     locked: tuple[Action, ...]
@@ -287,6 +333,7 @@ class ActionsOverridden:
     reason: str
 
 
+@EVENTS.event("TrapOverridden")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TrapOverridden:
     entry: TrapEntry

@@ -24,8 +24,3 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [jsonable(v) for v in value]
     return value
-
-
-def event_dict(event: Any) -> dict[str, Any]:
-    """An event as `{"type": ..., **fields}`."""
-    return {"type": type(event).__name__, **jsonable(event)}

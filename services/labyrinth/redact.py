@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from services.labyrinth import events as ev
-from services.labyrinth.jsonable import event_dict, jsonable
+from services.labyrinth.jsonable import jsonable
 
 Role = Literal["gm", "player", "spectator"]
 
@@ -154,7 +154,9 @@ _PUBLIC: dict[type, _Public] = {
 
 def redact(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
     """The viewer's version of an event (None would hide it; every event is public in part)."""
+    # The registered name, never the class's: clients see the same `type` as the store.
+    name = ev.EVENTS.name_of(event)
     if viewer.role == "gm":
-        return event_dict(event)
+        return {"type": name, **jsonable(event)}
     public = _PUBLIC[type(event)](event, viewer.role == "player")
-    return {"type": type(event).__name__, **public}
+    return {"type": name, **public}

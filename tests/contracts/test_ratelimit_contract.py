@@ -20,7 +20,7 @@ from api.app import create_app
 from api.clients import key_digest
 from api.keys import config_entry, new_key
 from api.ratelimit import KEY_PREFIX, Decision, TokenBuckets
-from api.settings import Settings
+from infra.settings import Settings
 from tests.running_app import serving
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from api.settings import Settings
+from infra.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -79,6 +80,15 @@ def test_the_image_is_multi_stage_non_root_locked_and_health_checked() -> None:
 
 
 # --- compose ---
+
+
+def test_the_image_copies_every_package_the_wheel_has() -> None:
+    # A package the Dockerfile forgets is missing from the image, not from any test run.
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "hatch"
+    ]["build"]["targets"]["wheel"]["packages"]
+    copied = set(re.findall(r"^COPY (\w+) \./\1$", DOCKERFILE.read_text(), re.MULTILINE))
+    assert set(packages) <= copied, sorted(set(packages) - copied)
 
 
 def test_the_compose_file_matches_the_compose_spec() -> None:

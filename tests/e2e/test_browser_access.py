@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin, Subprotocol
 
 from api.keys import config_entry, new_key
-from api.settings import Settings, UnsafeSettingsError
+from infra.settings import Settings, UnsafeSettingsError
 from tests.e2e.conftest import serve
 
 PAGE = "http://127.0.0.1:30000"  # the publishable key's own origin (Foundry's default port)

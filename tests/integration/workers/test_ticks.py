@@ -19,8 +19,8 @@ import pytest
 import redis
 from celery.result import AsyncResult
 
-from api.settings import Settings
 from api.worker_process import worker_alongside
+from infra.settings import Settings
 from services.campaign import (
     AddRunner,
     CampaignAggregate,

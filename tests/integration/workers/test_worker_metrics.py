@@ -19,7 +19,7 @@ import redis
 from prometheus_client.parser import text_string_to_metric_families
 
 from api.app import create_app
-from api.settings import Settings
+from infra.settings import Settings
 from services.sim.runner import SimulationSpec
 from workers.jobs import Jobs
 from workers.task_metrics import DURATIONS_KEY, TASKS_KEY, TICK_LAG_KEY

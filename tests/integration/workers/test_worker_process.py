@@ -16,7 +16,7 @@ from workers.app import REDBEAT_KEY_PREFIX
 
 PARENT = """
 import sys, time
-from api.settings import Settings
+from infra.settings import Settings
 from api.worker_process import worker_alongside
 url = sys.argv[1]
 with worker_alongside(Settings(redis_url=url, broker_url=url)):

@@ -16,15 +16,15 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.logs import DropRelogged, JsonFormatter
-from api.settings import Settings
+from infra.logs import DropRelogged, JsonFormatter
+from infra.settings import Settings
 
 PARTY = [{"id": "p1", "name": "Ash", "profile": {"system": "5e", "modifiers": {"STR": 4}}}]
 SESSION_QUERY = "query($id: ID!, $t: String!) { session(id: $id, token: $t) { __typename } }"
 
 
 class Lines:
-    """The JSON lines the app logs, as the service writes them (api/logs.py)."""
+    """The JSON lines the app logs, as the service writes them (infra/logs.py)."""
 
     def __init__(self) -> None:
         self.stream = io.StringIO()

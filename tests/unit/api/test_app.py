@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from api.app import create_app
 from api.problems import PROBLEM_MEDIA_TYPE
-from api.settings import Settings
+from infra.settings import Settings
 from services.dice.errors import DiceLimitError, DiceSyntaxError
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from api.clients import InvalidApiKey, KeyConfigError, MissingApiKey, key_digest, load_keyring
 from api.keys import config_entry, main, new_key
-from api.settings import Settings
+from infra.settings import Settings
 
 SECRET = "s" * 40
 

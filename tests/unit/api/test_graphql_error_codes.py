@@ -14,7 +14,7 @@ from graphql import GraphQLError
 from api.graphql.errors import ErrorCodes, MaskInternalErrors
 from api.graphql.schema import DaedalusGraphQL, DaedalusSchema, build_schema, schema
 from api.graphql.transport import MAX_JSON_DEPTH, RefusedJson, decode_json
-from api.settings import Settings
+from infra.settings import Settings
 from services.dice import DiceError
 
 SECRET = "v1.c2VjcmV0LXBheWxvYWQtMTIzNDU2.bWFjLW9mLXRoZS10b2tlbi0xMjM0NTY"

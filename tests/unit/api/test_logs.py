@@ -6,7 +6,8 @@ import json
 import logging
 
 from api.keys import new_key
-from api.logs import (
+from api.sessions.tokens import issue_token
+from infra.logs import (
     DropRelogged,
     JsonFormatter,
     annotate,
@@ -17,7 +18,6 @@ from api.logs import (
     request_id_var,
     scrub,
 )
-from api.sessions.tokens import issue_token
 
 
 def record(message: str, **extra: object) -> logging.LogRecord:

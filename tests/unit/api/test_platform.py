@@ -11,7 +11,7 @@ import httpx
 
 from api.app import create_app
 from api.keys import config_entry, new_key
-from api.settings import Settings
+from infra.settings import Settings
 from tests.running_app import serving
 
 SECRET = "s" * 40

@@ -13,7 +13,7 @@ import pytest
 
 from api.app import create_app
 from api.ratelimit import TokenBuckets, decision_of
-from api.settings import Settings
+from infra.settings import Settings
 
 
 def test_a_refusal_says_when_to_retry_in_whole_seconds() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from api.secret_key import KEY_FILE, with_ephemeral_key, with_stored_key
-from api.settings import Settings, UnsafeSettingsError
+from infra.settings import Settings, UnsafeSettingsError
 
 
 def test_the_defaults_serve_locally(monkeypatch: pytest.MonkeyPatch) -> None:

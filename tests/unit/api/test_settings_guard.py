@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
-from api.settings import Settings, UnsafeSettingsError, broker_problem, redis_database
-from workers.app import refuse_unsafe_production
+from infra.settings import Settings, UnsafeSettingsError, broker_problem, redis_database
+from workers.app import make_app
 
 SECRET = "p" * 40
 EVENTS = "redis://events.internal:6379/0"
@@ -20,7 +22,7 @@ SAFE = {
 }
 
 
-def settings_from(monkeypatch: pytest.MonkeyPatch, env: dict[str, str | None]) -> Settings:
+def settings_from(monkeypatch: pytest.MonkeyPatch, env: Mapping[str, str | None]) -> Settings:
     for name in (*SAFE, "DAEDALUS_GRAPHIQL", "DAEDALUS_REDIS_ALLOW_UNSAFE"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -123,8 +125,12 @@ def test_unix_sockets_compare_by_path_and_db() -> None:
     assert broker_problem(None, BROKER) is None  # the embedded store: nothing to compare
 
 
-def test_workers_refuse_a_broker_on_the_event_store_in_production() -> None:
+def test_workers_refuse_a_broker_on_the_event_store_in_production(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The workers build the same Settings as the API: the same guard, the same message.
     with pytest.raises(UnsafeSettingsError, match="same Redis database"):
-        refuse_unsafe_production({"DAEDALUS_ENV": "production", "REDIS_URL": EVENTS})
-    refuse_unsafe_production({**SAFE})
-    refuse_unsafe_production({"DAEDALUS_ENV": "development", "REDIS_URL": EVENTS})
+        make_app(settings_from(monkeypatch, {**SAFE, "DAEDALUS_REDIS_URL": None}))
+    assert make_app(settings_from(monkeypatch, SAFE)).conf.broker_url == BROKER
+    development = {"DAEDALUS_ENV": "development", "REDIS_URL": EVENTS}
+    assert make_app(settings_from(monkeypatch, development)).conf.broker_url == EVENTS

@@ -21,9 +21,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.logs import JsonFormatter
 from api.metrics import WorkerCollector
-from api.settings import Settings
+from infra.logs import JsonFormatter
+from infra.settings import Settings
 from services.store.connection import Connection, start_embedded
 from services.store.schedule import TickSchedule
 from workers import metrics

@@ -13,13 +13,16 @@ from opentelemetry.instrumentation.redis import RedisInstrumentor
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
+from pydantic import ValidationError
 from starlette.testclient import TestClient
 
 import api.app
 from api import telemetry
 from api.app import create_app
-from api.settings import Settings
-from api.telemetry import Tracing, wanted, wanted_in
+from api.telemetry import Tracing
+from infra import telemetry as shared
+from infra.settings import Settings
+from infra.telemetry import wanted
 from workers import metrics
 
 PARTY = [{"id": "p1", "name": "Ash", "profile": {"system": "5e", "modifiers": {"STR": 4}}}]
@@ -50,11 +53,40 @@ def test_tracing_is_on_with_an_endpoint_or_the_switch_and_off_otherwise() -> Non
     assert not wanted(None, None) and not wanted(None, "")
     assert wanted(None, "http://collector:4318") and wanted(True, None)
     assert not wanted(False, "http://collector:4318")  # DAEDALUS_OTEL=0 wins
-    assert not wanted_in({})
-    assert wanted_in({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"})
-    assert wanted_in({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c:4318/v1/traces"})
-    assert wanted_in({"DAEDALUS_OTEL": "1"}) and not wanted_in({"DAEDALUS_OTEL": "maybe"})
-    assert not wanted_in({"DAEDALUS_OTEL": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c"})
+
+
+@pytest.mark.parametrize(
+    ("env", "on"),
+    [
+        ({}, False),
+        ({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"}, True),
+        ({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c:4318/v1/traces"}, True),
+        ({"DAEDALUS_OTEL": "1"}, True),
+        ({"DAEDALUS_OTEL": "on"}, True),
+        ({"DAEDALUS_OTEL": "false", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c"}, False),
+    ],
+)
+def test_the_api_and_the_workers_read_the_tracing_switch_alike(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], on: bool
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    read = Settings()
+    assert wanted(read.otel, read.otel_endpoint) is on
+    made: list[str] = []
+    monkeypatch.setattr(shared, "make_provider", lambda name, exporter=None: made.append(name))
+    monkeypatch.setattr(shared, "instrument_libraries", lambda provider: None)
+    monkeypatch.setattr(trace, "set_tracer_provider", lambda provider: None)
+    shared.worker_tracing(read)
+    assert made == (["daedalus-worker"] if on else [])
+
+
+def test_a_switch_that_is_not_a_boolean_is_refused_not_read_as_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DAEDALUS_OTEL", "maybe")
+    with pytest.raises(ValidationError, match="DAEDALUS_OTEL"):
+        Settings()
 
 
 def test_settings_read_the_switch_and_the_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,7 +113,7 @@ def exporter(monkeypatch: pytest.MonkeyPatch) -> Iterator[InMemorySpanExporter]:
 
     monkeypatch.setattr(api.app, "api_tracing", in_memory)
     yield memory
-    telemetry.uninstrument_libraries()
+    shared.uninstrument_libraries()
 
 
 def children(spans: tuple[ReadableSpan, ...], parent: ReadableSpan) -> list[ReadableSpan]:
@@ -129,10 +161,10 @@ def test_a_traces_only_endpoint_switches_the_api_on_too(monkeypatch: pytest.Monk
 
 
 def test_a_worker_process_traces_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    made = telemetry.make_provider
+    made = shared.make_provider
     monkeypatch.setattr(trace, "set_tracer_provider", lambda provider: None)  # keep global
     monkeypatch.setattr(
-        telemetry, "make_provider", lambda name, exporter=None: made(name, InMemorySpanExporter())
+        shared, "make_provider", lambda name, exporter=None: made(name, InMemorySpanExporter())
     )
     metrics.on_process_init()  # as Celery calls it in each pool process
     assert not instrumented() and not metrics._tracing
@@ -144,5 +176,5 @@ def test_a_worker_process_traces_only_when_asked(monkeypatch: pytest.MonkeyPatch
         assert provider.resource.attributes["service.name"] == "daedalus-worker"
     finally:
         metrics.on_process_shutdown()
-        telemetry.uninstrument_libraries()
+        shared.uninstrument_libraries()
     assert not metrics._tracing and not instrumented()

