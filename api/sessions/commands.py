@@ -193,7 +193,27 @@ class OverrideTrap(_Command):
         return cmd.OverrideTrap(row=self.row, dc=self.dc, reason=self.reason)
 
 
-PlayerCommand = TakeAction | FlipCard | ChooseCard | AttemptDisarm | SkipDisarm
+class RollDice(_Command):
+    """A member rolls at the table (the GM too, as `player` null or any member)."""
+
+    type: Literal["RollDice"]
+    player: _Id | None = None
+    expression: str = Field(min_length=1, max_length=200)
+    label: str | None = Field(default=None, min_length=1, max_length=64)
+    visibility: cmd.Visibility = "everyone"
+    to: list[_Id] = Field(default=[], max_length=16)
+
+    def to_domain(self) -> cmd.Command:
+        return cmd.RollDice(
+            by=self.player,
+            expression=self.expression,
+            label=self.label,
+            visibility=self.visibility,
+            to=tuple(self.to),
+        )
+
+
+PlayerCommand = TakeAction | FlipCard | ChooseCard | AttemptDisarm | SkipDisarm | RollDice
 GmOverride = (
     OverrideMember
     | OverrideTurn

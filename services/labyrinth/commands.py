@@ -75,6 +75,24 @@ class ResolveEncounter:
     outcome: EncounterOutcome
 
 
+Visibility = Literal["everyone", "gm", "whisper"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RollDice:
+    """A member (`by`; None: the GM) rolls at the table: the roll joins the table's log.
+
+    `visibility` says who sees the result: everyone, the GM only, or a whisper to the
+    members in `to` (the roller and the GM always see it).
+    """
+
+    by: str | None
+    expression: str
+    label: str | None = None
+    visibility: Visibility = "everyone"
+    to: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EndMaze:
     """GM: end the maze now."""
@@ -171,6 +189,7 @@ Command = (
     | AttemptDisarm
     | SkipDisarm
     | ResolveEncounter
+    | RollDice
     | EndMaze
     | GmOverride
 )

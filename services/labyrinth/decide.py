@@ -19,6 +19,7 @@ from services.labyrinth.errors import (
     ALREADY_STARTED,
     INITIATIVE_ALREADY_ROLLED,
     INVALID_DEFINITION,
+    INVALID_ROLL,
     MEMBER_OUT_OF_PLAY,
     NO_ENCOUNTER,
     NO_PENDING_CHOICE,
@@ -33,6 +34,7 @@ from services.labyrinth.events import (
     ActionsRemoved,
     CardChosen,
     CardRevealed,
+    DiceRolled,
     ElementaryResolved,
     Event,
     InitiativeRoll,
@@ -110,10 +112,31 @@ def decide(state: MazeState, command: cmd.Command, rng: Rng) -> list[Event]:
             if state.phase != "encounter":
                 raise refuse(NO_ENCOUNTER, "no encounter is running")
             resolve_encounter(em, command.outcome)
+        case cmd.RollDice():
+            check_live(state)
+            _roll_dice(em, command)
         case cmd.EndMaze():
             check_live(state)
             em.emit(MazeEnded(reason=command.reason))
     return em.events
+
+
+def _roll_dice(em: Emitter, command: cmd.RollDice) -> None:
+    members = em.state.member_ids
+    for member in (*([command.by] if command.by is not None else []), *command.to):
+        if member not in members:
+            raise refuse(UNKNOWN_PLAYER, f"unknown player {member!r}")
+    if (command.visibility == "whisper") != bool(command.to):
+        raise refuse(INVALID_ROLL, "a whisper names the members it goes to; other rolls none")
+    em.emit(
+        DiceRolled(
+            by=command.by,
+            label=command.label,
+            visibility=command.visibility,
+            to=command.to,
+            roll=em.roll(command.expression),
+        )
+    )
 
 
 def _start(em: Emitter, command: cmd.StartMaze) -> None:

@@ -35,6 +35,7 @@ NO_PENDING_TRAP = "no_pending_trap"
 ENCOUNTER_PENDING = "encounter_pending"
 NO_ENCOUNTER = "no_encounter"
 MEMBER_OUT_OF_PLAY = "member_out_of_play"
+INVALID_ROLL = "invalid_roll"
 # GM overrides (docs/RULES.md, "GM overrides").
 INVALID_OVERRIDE = "invalid_override"
 NO_MEMBER_IN_PLAY = "no_member_in_play"

@@ -279,6 +279,18 @@ class MazeEnded:
     reason: str
 
 
+@EVENTS.event("DiceRolled")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiceRolled:
+    """A roll at the table (the roll log): who rolled, what, and who may see it."""
+
+    by: str | None
+    label: str | None
+    visibility: Literal["everyone", "gm", "whisper"]
+    to: tuple[str, ...]
+    roll: RollRecord
+
+
 # GM overrides: each records the values it set (evolve copies them) and the GM's reason.
 
 
@@ -378,6 +390,7 @@ Event = (
     | ActionsUnlocked
     | MazeEscaped
     | MazeEnded
+    | DiceRolled
     | MemberOverridden
     | TurnOverridden
     | CardRevealedByGm

@@ -255,6 +255,8 @@ def evolve(state: MazeState, event: ev.Event) -> MazeState:
                 unavailable=frozenset(event.removed),
                 action_taken=event.action_taken,
             )
+        case ev.DiceRolled():
+            return state  # the roll log changes nothing on the table
         case ev.TrapOverridden():
             assert state.trap is not None
             return replace(state, trap=PendingTrap(state.trap.card, event.entry, event.dc))

@@ -141,6 +141,7 @@ _PUBLIC: dict[type, _Public] = {
     ev.ActionsUnlocked: lambda e, s: jsonable(e),
     ev.MazeEscaped: lambda e, s: jsonable(e),
     ev.MazeEnded: lambda e, s: jsonable(e),
+    ev.DiceRolled: lambda e, s: {},  # per viewer: see _dice_rolled
     # GM overrides: the values they set and the GM's reason are the table's to see.
     ev.MemberOverridden: lambda e, s: jsonable(e),
     ev.TurnOverridden: lambda e, s: jsonable(e),
@@ -158,5 +159,21 @@ def redact(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
     name = ev.EVENTS.name_of(event)
     if viewer.role == "gm":
         return {"type": name, **jsonable(event)}
+    if isinstance(event, ev.DiceRolled):
+        return {"type": name, **_dice_rolled(event, viewer)}
     public = _PUBLIC[type(event)](event, viewer.role == "player")
     return {"type": name, **public}
+
+
+def _dice_rolled(e: ev.DiceRolled, viewer: Viewer) -> dict[str, Any]:
+    """A table roll as this viewer may see it: whole, or only that someone rolled.
+
+    A hidden roll still shows as an event (who rolled, and for whom), so every viewer's
+    history stays contiguous; its expression, label and result are the GM's and its
+    audience's only.
+    """
+    mine = viewer.role == "player" and (viewer.player == e.by or viewer.player in e.to)
+    if e.visibility == "everyone" or mine:
+        shown: dict[str, Any] = jsonable(e)
+        return shown
+    return {"by": e.by, "visibility": e.visibility, "hidden": True}
