@@ -79,8 +79,12 @@ class RedisEventStore:
         entries: Any = self.client.xrange(self.keys.all, f"({_id(after)}", "+", count=limit)
         return [_recorded_from_log(eid, fields) for eid, fields in entries]
 
-    def tail(self, after: int, block_ms: int = 1000, limit: int = 1000) -> list[RecordedEvent]:
-        """Events after `after` (exclusive), waiting up to block_ms when there are none."""
+    def tail(self, after: int, block_ms: int = 250, limit: int = 1000) -> list[RecordedEvent]:
+        """Events after `after` (exclusive), waiting up to block_ms when there are none.
+
+        `block_ms` stays under the client's socket timeout, or a quiet log reads as a
+        stalled server.
+        """
         reply: Any = self.client.xread({self.keys.all: _id(after)}, count=limit, block=block_ms)
         if not reply:
             return []
@@ -99,6 +103,26 @@ class RedisEventStore:
         """The last global position written (0 when the log is empty)."""
         value: Any = self.client.get(self.keys.position)
         return int(value) if value is not None else 0
+
+    # -- command intents ---------------------------------------------------------------
+
+    def intent(self, stream: str, command_id: str) -> str | None:
+        """What the first attempt of `command_id` claimed it would do, if it ran."""
+        found: Any = self.client.hget(self.keys.intents(stream), command_id)
+        return None if found is None else found.decode()
+
+    def claim(self, stream: str, command_id: str, intent: str) -> tuple[str, bool]:
+        """Record `intent` for `command_id` unless an attempt already did.
+
+        Returns the intent stored (this one, or the first attempt's) and whether this
+        call stored it: racing attempts of one command all act on the first one's intent.
+        """
+        key = self.keys.intents(stream)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hsetnx(key, command_id, intent)
+        pipe.hget(key, command_id)
+        stored, found = pipe.execute()
+        return found.decode(), bool(stored)
 
     # -- snapshots ---------------------------------------------------------------------
 

@@ -138,3 +138,32 @@ def test_eight_clients_retrying_one_command_at_once_all_get_its_result_and_it_is
     assert sum(recorded_per_id) == ROUNDS
     # The retries really raced: in every round at least two were in flight together.
     assert all(o >= 2 for o in overlaps), overlaps
+
+
+def test_a_retried_campaign_advance_passes_one_downtime_however_it_is_retried(
+    server_url: str,
+) -> None:
+    clients = [httpx.Client(base_url=server_url, timeout=30.0) for _ in range(CLIENTS)]
+    http = clients[0]
+    try:
+        created = http.post("/v1/campaigns", json={"name": "retries"})
+        assert created.status_code == 201, created.text
+        campaign, gm = created.json()["campaign_id"], created.json()["gm_token"]
+        path = f"/v1/campaigns/{campaign}/advance"
+        for round_ in range(3):
+            body = {"command_id": f"advance-{uuid.uuid4().hex}"}
+            raced = _race(clients, path, body, gm)
+            assert [a.status for a in raced] == [200] * CLIENTS, [a.body for a in raced]
+            assert sum(not a.body["duplicate"] for a in raced) == 1
+            again = http.post(path, json=body, headers=_auth(gm))  # a late retry
+            assert again.status_code == 200 and again.json()["duplicate"]
+            for answer in (*raced, Answer(200, again.json(), 0, 0)):
+                assert [e["index"] for e in answer.body["events"]] == [round_]
+            view = http.get(f"/v1/campaigns/{campaign}", headers=_auth(gm)).json()["view"]
+            assert view["downtime"] == round_ + 1  # one downtime per command id
+        # Without a command id, each advance {} is a new command: it passes another.
+        plain = http.post(path, json={}, headers=_auth(gm))
+        assert [e["index"] for e in plain.json()["events"]] == [3]
+    finally:
+        for c in clients:
+            c.close()
