@@ -18,6 +18,7 @@ from celery import Celery
 from kombu.entity import Queue
 
 from api.settings import UnsafeSettingsError, broker_problem
+from services.store.client import Timeouts
 
 # The longest task is one shard: its hard limit is well under the visibility timeout, so
 # an unacked shard is only redelivered after its worker died (notes: event-store-and-celery).
@@ -69,6 +70,20 @@ def _seconds(env: Mapping[str, str], name: str, default: float, least: float) ->
     if not value >= least:
         raise ValueError(f"{name} must be at least {least:g} seconds")
     return value
+
+
+def redis_timeouts(environ: Mapping[str, str] | None = None) -> Timeouts:
+    """Connect and socket timeouts of the workers' own Redis clients (job records, ticks).
+
+    The same variables and defaults as the API's settings (`DAEDALUS_REDIS_CONNECT_TIMEOUT`,
+    `DAEDALUS_REDIS_SOCKET_TIMEOUT`), read from the environment like the rest of this module.
+    """
+    env = os.environ if environ is None else environ
+    default = Timeouts()
+    return Timeouts(
+        connect=_seconds(env, "DAEDALUS_REDIS_CONNECT_TIMEOUT", default.connect, 0.001),
+        socket=_seconds(env, "DAEDALUS_REDIS_SOCKET_TIMEOUT", default.socket, 0.001),
+    )
 
 
 def beat_config(url: str, environ: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-import redis
 from celery import chord
 
 from services.sim.runner import SimulationSpec, run_games, shard_seed, shard_sizes
 from services.sim.stats import Tally
-from workers.app import app, redis_url
+from services.store.client import store_client
+from workers.app import app, redis_timeouts, redis_url
 from workers.jobs import Jobs
 
 CHECKPOINT = 2_000  # games between progress writes and cancellation checks
@@ -22,7 +22,7 @@ DEFAULT_SHARD_GAMES = 50_000
 @cache
 def jobs() -> Jobs:
     """The job records on the workers' Redis (one client per process)."""
-    return Jobs(redis.Redis.from_url(redis_url()))
+    return Jobs(store_client(redis_url(), redis_timeouts(), "the workers' Redis"))
 
 
 class ShardFailed(RuntimeError):

@@ -26,10 +26,11 @@ from services.campaign import CampaignAggregate, CampaignState
 from services.errors import DomainError
 from services.store import RedisEventStore, check_durability
 from services.store.campaigns import CampaignClock, tick_lags
+from services.store.client import store_client
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from workers import metrics
-from workers.app import app, redis_url
+from workers.app import app, redis_timeouts, redis_url
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ def lease_seconds() -> float:
 @cache
 def event_store() -> redis.Redis:
     """This process's client of the event store, checked once (AOF on, no eviction)."""
-    client = redis.Redis.from_url(event_store_url())
+    client = store_client(event_store_url(), redis_timeouts(), "the event store's Redis")
     unsafe = os.environ.get("DAEDALUS_REDIS_ALLOW_UNSAFE", "").lower() in {"1", "true", "yes"}
     check_durability(client, allow_unsafe=unsafe)
     return client

@@ -38,11 +38,15 @@ async def follow_stream(
     """`render`ed events of `stream` after version `after`, in order, until `expires`.
 
     Cancellation (the client left) unregisters the watcher at once: the only await that
-    lasts is on an asyncio event.
+    lasts is on an asyncio event. An unreachable store ends it with `StoreUnavailable`
+    (`store_unavailable`): the client subscribes again after the last version it got.
     """
     last = after
-    async with live_feed_of(conn, store).watch(stream) as woken:
+    live = live_feed_of(conn, store)
+    async with live.watch(stream) as woken:
         while now() < expires:
+            if live.failure is not None:  # the client resumes after its last version
+                raise live.failure
             woken.clear()  # before reading, so a wake-up during the read is kept
             page = await run_in_threadpool(store.read, stream, last + 1, MAX_PAGE)
             for shown in render(page):
