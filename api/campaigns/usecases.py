@@ -187,10 +187,12 @@ def advance(
         raise not_found()
     state = loaded.state
     key = scoped_command_id(grant, request.command_id)
-    stream = campaigns.stream(campaign_id)
-    retried = key is not None and campaigns.store.intent(stream, key) is not None
-    if request.seen_version is not None and not retried and loaded.version != request.seen_version:
-        raise WrongExpectedVersion(stream, request.seen_version, loaded.version)
+    retried = (
+        key is not None and campaigns.store.intent(campaigns.stream(campaign_id), key) is not None
+    )
+    seen = request.seen_version
+    if seen is not None and not retried and loaded.version != seen:
+        raise WrongExpectedVersion(campaigns.stream(campaign_id), seen, loaded.version)
     through = request.through if request.through is not None else state.downtime + 1
     if not retried and through - state.downtime > MAX_ADVANCE:
         raise InvalidRequest(

@@ -37,21 +37,30 @@ class RedisEventStore:
         sharing only some ids with stored events is refused.
         """
         bodies = _validate(stream, events)
+        batch = [(e.id, e.type, body) for e, body in zip(events, bodies, strict=True)]
+        return self._script_append(stream, batch, expected_version)
+
+    def _script_append(
+        self, stream: str, batch: Sequence[tuple[str, str, str]], expected_version: int
+    ) -> AppendResult:
+        """Run the append script on (id, type, JSON body) triples, as they are."""
         k = self.keys
-        args: list[Any] = [stream, expected_version, len(events)]
-        for e, body in zip(events, bodies, strict=True):
-            args += [e.id, e.type, body]
+        args: list[Any] = [stream, expected_version, len(batch)]
+        for triple in batch:
+            args += triple
         keys = [k.events(stream), k.ids(stream), k.all, k.position]
         try:
             reply: Any = self.client.evalsha(self._sha, 4, *keys, *args)
         except NoScriptError:  # a restarted server forgot it: send the script once
             reply = self.client.eval(APPEND, 4, *keys, *args)
-        tag = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+        tag = _str(reply[0])
         if tag in ("ok", "dup"):
             nums = [int(x) for x in reply[1:]]
             return AppendResult(tuple(nums[0::2]), tuple(nums[1::2]), duplicate=tag == "dup")
         if tag == "conflict":
             raise WrongExpectedVersion(stream, expected_version, int(reply[1]))
+        if tag == "invalid":
+            raise InvalidBatch(f"the store refused the batch: {_str(reply[1])}")
         raise IdempotencyConflict(
             "some events of this batch are already stored, others are not"
             if tag == "partial"
@@ -145,6 +154,10 @@ class RedisEventStore:
     def delete_snapshots(self, stream: str) -> None:
         """Forget a stream's snapshot; it is rebuilt from the events."""
         self.client.delete(self.keys.snapshot(stream))
+
+
+def _str(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _id(position: int) -> str:
