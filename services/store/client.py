@@ -54,7 +54,7 @@ class Outage:
                 return
             self.down_since = time.monotonic()
         log.warning(
-            "%s is unreachable (%s: %s); answering 503 store_unavailable until it is back",
+            "%s is unreachable (%s: %s): failing fast (store_unavailable) until it is back",
             self.name,
             type(error).__name__,
             error,
