@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -85,6 +87,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         problems.InvalidRequest: problems.handle_invalid_request,
         problems.PayloadTooLarge: problems.handle_payload_too_large,
         HTTPException: problems.handle_http_exception,
+        # Unreachable or stalled Redis (StoreUnavailable is a ConnectionError): 503.
+        RedisConnectionError: problems.handle_store_unavailable,
+        RedisTimeoutError: problems.handle_store_unavailable,
         Exception: problems.handle_internal_error,
     }
     app = Starlette(

@@ -32,6 +32,8 @@ TITLES: dict[str, str] = {
     "method_not_allowed": "Method not allowed",
     "internal_error": "Internal server error",
     "not_ready": "Service not ready",
+    "store_unavailable": "Event store unavailable",
+    "session_busy": "Session busy",
     # POST/GET /graphql, refused before any GraphQL runs (api/graphql/transport.py).
     "invalid_json": "Request is not valid JSON",
     "missing_query": "No GraphQL query in the request",
@@ -40,6 +42,8 @@ TITLES: dict[str, str] = {
     "unknown_operation": "No such GraphQL operation",
     "operation_not_allowed": "Operation not allowed with this method",
 }
+
+STORE_UNAVAILABLE = "store_unavailable"
 
 _CODES_BY_STATUS: dict[int, str] = {
     404: "not_found",
@@ -94,6 +98,12 @@ def domain_title(error: DomainError) -> str:
     return found[0] if found else "Request refused"
 
 
+def retry_after(error: Exception) -> dict[str, str] | None:
+    """The Retry-After header of an error that says when to try again (busy, unavailable)."""
+    seconds = getattr(error, "retry_after", None)
+    return None if seconds is None else {"Retry-After": str(seconds)}
+
+
 def domain_problem(error: DomainError) -> JSONResponse:
     """Translate a domain error at the boundary, keeping its position and expectations."""
     return problem(
@@ -101,6 +111,7 @@ def domain_problem(error: DomainError) -> JSONResponse:
         error.code,
         error.message,
         title=domain_title(error),
+        headers=retry_after(error),
         position=error.position,
         expected=error.expected,
     )
@@ -134,6 +145,16 @@ async def handle_http_exception(request: Request, exc: Exception) -> Response:
     else:
         detail = exc.detail if isinstance(exc.detail, str) else HTTPStatus(status).phrase
     return problem(status, code, detail, headers=dict(exc.headers) if exc.headers else None)
+
+
+async def handle_store_unavailable(request: Request, exc: Exception) -> Response:
+    """Exception handler for an unreachable or stalled Redis: 503, try again shortly.
+
+    Logged once per outage by the client (services/store/client.py), not per request.
+    """
+    headers = retry_after(exc) or {"Retry-After": "1"}
+    detail = "The event store is unreachable or not answering; retry shortly."
+    return problem(503, STORE_UNAVAILABLE, detail, headers=headers)
 
 
 async def handle_internal_error(request: Request, exc: Exception) -> Response:

@@ -31,6 +31,7 @@ from services.store import (
     start_embedded,
 )
 from services.store.campaigns import CampaignClock
+from services.store.client import Timeouts, store_client
 from services.store.revocations import Revocations
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
@@ -46,6 +47,7 @@ class Runtime:
     # The Celery broker's Redis (`DAEDALUS_REDIS_URL`) when it is not the event store's:
     # job records live next to the queue the workers read, as in workers/tasks.py.
     broker_url: str | None = None
+    timeouts: Timeouts = field(default_factory=Timeouts)
     _broker: redis.Redis | None = field(default=None, init=False)
     _sessions: dict[str, SessionService[MazeState]] = field(default_factory=dict)
     _campaigns: dict[str, SessionService[CampaignState]] = field(default_factory=dict)
@@ -67,7 +69,7 @@ class Runtime:
         if self.broker_url is None:
             return self.connection.client
         if self._broker is None:
-            self._broker = redis.Redis.from_url(self.broker_url)
+            self._broker = store_client(self.broker_url, self.timeouts, "the workers' Redis")
         return self._broker
 
     def sessions_for(self, tenant: str) -> SessionService[MazeState]:
@@ -113,17 +115,21 @@ class Runtime:
 
 def open_runtime(settings: Settings, metrics: Metrics | None = None) -> Runtime:
     """Connect to Redis (embedded by default), check it, and build the services on it."""
+    timeouts = settings.redis_timeouts
     if settings.redis_url:
-        connection = connect_url(settings.redis_url)
+        connection = connect_url(settings.redis_url, timeouts)
     else:
-        connection = start_embedded(settings.data_dir)
+        connection = start_embedded(settings.data_dir, timeouts=timeouts)
     try:
         check_durability(connection.client, allow_unsafe=settings.redis_allow_unsafe)
     except Exception:
         connection.close()
         raise
     return Runtime(
-        connection, metrics if metrics is not None else Metrics(), broker_url=settings.broker_url
+        connection,
+        metrics if metrics is not None else Metrics(),
+        broker_url=settings.broker_url,
+        timeouts=timeouts,
     )
 
 

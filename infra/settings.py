@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from redis.connection import parse_url
 
 from infra.origins import ANY, InvalidOrigin, parse_origins
+from services.store.client import Timeouts
 
 
 class UnsafeSettingsError(RuntimeError):
@@ -95,6 +96,24 @@ class Settings(BaseSettings):
     # The Celery broker and job records (the workers read it too); None:
     # the event store's Redis, which production refuses when REDIS_URL is set.
     broker_url: str | None = Field(default=None, validation_alias="DAEDALUS_REDIS_URL")
+    # Every Redis client the service builds (event store, job records, the workers' event
+    # store) gives up after these, and the request is 503 `store_unavailable`.
+    redis_connect_timeout: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        validation_alias="DAEDALUS_REDIS_CONNECT_TIMEOUT",
+        description="Seconds to wait for a connection to Redis before answering "
+        "503 store_unavailable.",
+    )
+    redis_socket_timeout: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        validation_alias="DAEDALUS_REDIS_SOCKET_TIMEOUT",
+        description="Seconds to wait for any Redis reply before answering 503 "
+        "store_unavailable (keep it above the live feed's 0.25 s blocking reads).",
+    )
     # Only for throwaway data (tests against a Redis that keeps nothing on disk).
     redis_allow_unsafe: bool = Field(default=False, validation_alias="DAEDALUS_REDIS_ALLOW_UNSAFE")
     tenant: str = Field(default="default", validation_alias="DAEDALUS_TENANT")
@@ -187,6 +206,11 @@ class Settings(BaseSettings):
     def event_store_url(self) -> str:
         """The event store as the workers reach it: `REDIS_URL`, else the workers' Redis."""
         return self.redis_url or self.workers_redis_url
+
+    @property
+    def redis_timeouts(self) -> Timeouts:
+        """The connect and socket timeouts of every Redis client."""
+        return Timeouts(connect=self.redis_connect_timeout, socket=self.redis_socket_timeout)
 
     @property
     def production(self) -> bool:

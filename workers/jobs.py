@@ -132,13 +132,23 @@ class Jobs:
         if self.status(job) in TERMINAL:
             return False
         body = {"summary": summarise(total), "tally": total.to_json()}
+        # Counted before the guarded write: how many finishers got this far (a redelivered
+        # or duplicated chord body), against how many wrote (SET NX lets one through).
+        self._count(job, "result_attempts")
         if not self.r.set(key(job, "result"), json.dumps(body), nx=True, ex=TTL):
             return False
-        self.r.incr(key(job, "result_writes"))
-        self.r.expire(key(job, "result_writes"), TTL)
+        self._count(job, "result_writes")
         self.set_status(job, "succeeded")
         return True
+
+    def _count(self, job: str, name: str) -> None:
+        self.r.incr(key(job, name))
+        self.r.expire(key(job, name), TTL)
 
     def result_writes(self, job: str) -> int:
         """How many times the job's result was recorded (1 when done right)."""
         return int(self.r.get(key(job, "result_writes")) or 0)
+
+    def result_attempts(self, job: str) -> int:
+        """How many finishers tried to record the job's result (at least the writes)."""
+        return int(self.r.get(key(job, "result_attempts")) or 0)

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-import redis
 from celery import chord
 
 from infra.settings import Settings
 from services.sim.runner import SimulationSpec, run_games, shard_seed, shard_sizes
 from services.sim.stats import Tally
+from services.store.client import store_client
 from workers.app import app
 from workers.jobs import Jobs
 
@@ -22,7 +22,10 @@ DEFAULT_SHARD_GAMES = 50_000
 @cache
 def jobs() -> Jobs:
     """The job records on the workers' Redis (one client per process)."""
-    return Jobs(redis.Redis.from_url(Settings().workers_redis_url))
+    settings = Settings()
+    return Jobs(
+        store_client(settings.workers_redis_url, settings.redis_timeouts, "the workers' Redis")
+    )
 
 
 class ShardFailed(RuntimeError):

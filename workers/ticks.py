@@ -26,6 +26,7 @@ from services.campaign import CampaignAggregate, CampaignState
 from services.errors import DomainError
 from services.store import RedisEventStore, check_durability
 from services.store.campaigns import CampaignClock, tick_lags
+from services.store.client import store_client
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from workers import metrics
@@ -44,7 +45,9 @@ _clocks_lock = threading.Lock()
 def event_store() -> redis.Redis:
     """This process's client of the event store, checked once (AOF on, no eviction)."""
     settings = Settings()
-    client = redis.Redis.from_url(settings.event_store_url)
+    client = store_client(
+        settings.event_store_url, settings.redis_timeouts, "the event store's Redis"
+    )
     check_durability(client, allow_unsafe=settings.redis_allow_unsafe)
     return client
 

@@ -270,8 +270,12 @@ class SetCadence(_Command):
         return cmd.SetCadence(cadence=self.cadence, at=at)
 
 
-class Advance(_Strict):
-    """GM: pass downtimes by hand, up to downtime `through` (default: the next one)."""
+class Advance(_Command):
+    """GM: pass downtimes by hand, up to downtime `through` (default: the next one).
+
+    With `command_id`, a retry passes nothing more: it answers the first attempt's
+    downtimes (`duplicate: true`), even for `advance {}`.
+    """
 
     through: int | None = Field(default=None, ge=1, le=MAX_DOWNTIME)
 

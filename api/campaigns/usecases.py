@@ -24,6 +24,7 @@ from services.campaign.commands import RemoveRunner
 from services.campaign.errors import UNKNOWN_RUNNER, CampaignError
 from services.dice import SystemRng
 from services.store.campaigns import CampaignClock
+from services.store.errors import WrongExpectedVersion
 from services.store.model import RecordedEvent
 from services.store.revocations import Revocations
 from services.store.sessions import Executed, SessionService
@@ -187,27 +188,48 @@ def send(
 def advance(
     campaigns: Campaigns, clock: CampaignClock, grant: RoleToken, request: Advance, at: float
 ) -> dict[str, Any]:
-    """GM: pass downtimes now, one event per downtime index (shared with the scheduler)."""
+    """GM: pass downtimes now, one event per downtime index (shared with the scheduler).
+
+    With a `command_id`, the first attempt's target is kept: a retry (racing or later)
+    passes nothing more and answers the downtimes the first one set out to pass.
+    """
     _require_gm(grant, "advance the campaign")
     campaign_id = campaign_id_of(grant)
-    state = _require_created(campaigns, campaign_id)
+    loaded = campaigns.load(campaign_id)
+    if loaded.version == 0:
+        raise not_found()
+    state = loaded.state
+    key = scoped_command_id(grant, request.command_id)
+    retried = (
+        key is not None and campaigns.store.intent(campaigns.stream(campaign_id), key) is not None
+    )
+    seen = request.seen_version
+    if seen is not None and not retried and loaded.version != seen:
+        raise WrongExpectedVersion(campaigns.stream(campaign_id), seen, loaded.version)
     through = request.through if request.through is not None else state.downtime + 1
-    if through - state.downtime > MAX_ADVANCE:
+    if not retried and through - state.downtime > MAX_ADVANCE:
         raise InvalidRequest(
             f"advance at most {MAX_ADVANCE} downtimes per request",
             [{"loc": ["through"], "msg": "too far ahead", "type": "too_far"}],
         )
-    done = clock.advance(campaign_id, at, through=through)
     viewer = viewer_of(grant)
-    if not done:
-        loaded = campaigns.load(campaign_id)
-        return {
-            "version": loaded.version,
-            "duplicate": True,
-            "events": [],
-            "view": view_state(loaded.state, viewer),
-        }
-    return _result(done, viewer)
+    if key is not None:
+        done, retry = clock.advance_once(
+            campaign_id, at, through, start=state.downtime, client_command_id=key
+        )
+        if done:
+            return {**_result(done, viewer), "duplicate": retry}
+    else:
+        done = clock.advance(campaign_id, at, through=through)
+        if done:
+            return _result(done, viewer)
+    loaded = campaigns.load(campaign_id)
+    return {
+        "version": loaded.version,
+        "duplicate": True,
+        "events": [],
+        "view": view_state(loaded.state, viewer),
+    }
 
 
 def look(campaigns: Campaigns, grant: RoleToken) -> dict[str, Any]:

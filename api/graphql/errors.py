@@ -10,6 +10,8 @@ one code in `extensions.code`:
 * `invalid_argument`: an argument or variable value is missing or of the wrong type;
 * `query_too_complex`: over the token, nesting, depth or alias limits;
 * `introspection_disabled`: introspection asked for where it is turned off;
+* `store_unavailable`: Redis is unreachable or stalled; retry shortly (subscriptions:
+  subscribe again after the last version received). Logged once per outage, not here;
 * `internal_error`: a bug, masked as "Internal error." (logged with its traceback);
 * a domain error's own code, if one escapes a resolver (its message is kept).
 
@@ -37,6 +39,7 @@ from graphql.validation import (
 from strawberry.extensions import MaskErrors, ParserCache, SchemaExtension
 
 from services.errors import DomainError
+from services.store.client import UNREACHABLE
 
 log = logging.getLogger("daedalus.graphql")
 
@@ -46,6 +49,7 @@ INVALID_ARGUMENT = "invalid_argument"
 TOO_COMPLEX = "query_too_complex"
 INTROSPECTION_DISABLED = "introspection_disabled"
 INTERNAL_ERROR = "internal_error"
+STORE_UNAVAILABLE = "store_unavailable"
 MASKED_MESSAGE = "Internal error."
 
 # graphql-core reports its parser limits as syntax errors; these say which ones they are.
@@ -81,6 +85,8 @@ def classify(error: GraphQLError) -> str:
     original = error.original_error
     if isinstance(original, DomainError):
         return original.code
+    if isinstance(original, UNREACHABLE):
+        return STORE_UNAVAILABLE
     if isinstance(error, GraphQLSyntaxError):
         limit = any(prefix in error.message for prefix in _PARSER_LIMITS)
         return TOO_COMPLEX if limit else PARSE_FAILED

@@ -31,6 +31,12 @@ ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.yaml"
 REGENERATE = "make contracts"  # writes openapi.yaml and schema.graphql (api/contracts.py)
 PROBLEM_REF: Schema = {"$ref": "#/components/schemas/Problem"}
+RETRY_AFTER: Schema = {
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
 
 
 def _version() -> str:
@@ -107,6 +113,7 @@ def build(operations: list[Operation] | None = None) -> Schema:
                 f"Problem{status}": {
                     "description": description,
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": PROBLEM_REF}},
+                    **({"headers": RETRY_AFTER} if status == 503 else {}),
                 }
                 for status, description in sorted(ERROR_DESCRIPTIONS.items())
             },

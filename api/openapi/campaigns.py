@@ -25,8 +25,8 @@ from api.tables import CreateJoinCode
 
 # A role token refused (401/403), an unknown campaign, runner or run (404), a conflict
 # (409: version, an existing runner or run), a refused command (422).
-CAMPAIGN_ERRORS = (401, 403, 404, 409, 413, 422, 429)
-READ_ERRORS = (401, 403, 404, 422, 429)
+CAMPAIGN_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
+READ_ERRORS = (401, 403, 404, 422, 429, 503)
 
 CAMPAIGN_ID_PARAM = Param(
     "campaign_id", "path", {"type": "string", "pattern": CAMPAIGN_ID}, "The campaign's id."
@@ -67,7 +67,7 @@ def campaign_operations() -> list[Operation]:
     ids = (CAMPAIGN_ID_PARAM,)
     return [
         Operation("post", "/v1/campaigns", "createCampaign", "Start a campaign", tag,
-                  CreateCampaign, CREATED, status=201, errors=BODY_ERRORS,
+                  CreateCampaign, CREATED, status=201, errors=(*BODY_ERRORS, 503),
                   description="The GM and spectator tokens are shown once. A scheduled "
                   "cadence (interval or weekly) puts the campaign on the tick schedule."),
         Operation("get", one, "getCampaign", "This viewer's view of a campaign", tag, None,

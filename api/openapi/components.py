@@ -64,6 +64,8 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     413: "The request body is too large (`payload_too_large`).",
     422: "The body is invalid (`invalid_request`) or refused by the rules (a domain code).",
     429: "Rate limited; see the RateLimit headers.",
+    503: "Try again after `Retry-After` seconds: the event store's Redis is unreachable or "
+    "not answering (`store_unavailable`), or the session is too busy (`session_busy`).",
 }
 
 SECURITY_SCHEMES: Schema = {

@@ -32,7 +32,7 @@ from api.tables import CreateJoinCode
 DICE_ERRORS = (400, *BODY_ERRORS)
 FAIR_ERRORS = (400, 409, *BODY_ERRORS)
 # Session calls add a refused role (403), an unknown session (404) and a conflict (409).
-SESSION_ERRORS = (401, 403, 404, 409, 413, 422, 429)
+SESSION_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
 
 ROLL = obj("expression:string", "total:integer", "dice:array", "seed:string", "render:object")
 REPORT = obj("expression:string", "min:integer", "max:integer", "mean", "distribution")
@@ -88,7 +88,7 @@ def session_operations() -> list[Operation]:
     errors = SESSION_ERRORS
     return [
         Operation("post", "/v1/sessions", "createSession", "Start a labyrinth session",
-                  "sessions", CreateSession, created, status=201, errors=BODY_ERRORS,
+                  "sessions", CreateSession, created, status=201, errors=(*BODY_ERRORS, 503),
                   description="The GM and spectator tokens are shown once."),
         Operation("get", one, "getSession", "This viewer's view of a session", "sessions",
                   None, view, errors=errors, session_token=True,
@@ -118,7 +118,7 @@ JOB_ID_PARAM = Param(
     "job_id", "path", {"type": "string", "maxLength": 64}, "The simulation's job id."
 )
 # A simulation of another tenant is a 404, like an unknown one; the chart may not be ready.
-JOB_ERRORS = (401, 404, 429)
+JOB_ERRORS = (401, 404, 429, 503)
 
 
 def simulation_operations() -> list[Operation]:
@@ -148,7 +148,8 @@ def simulation_operations() -> list[Operation]:
     svg: dict[str, object] = {"type": "string", "description": "An SVG document."}
     return [
         Operation("post", "/v1/simulations", "startSimulation", "Start a simulation job",
-                  "simulations", SimulationRequest, started, status=202, errors=BODY_ERRORS,
+                  "simulations", SimulationRequest, started, status=202,
+                  errors=(*BODY_ERRORS, 503),
                   description=f"At most {MAX_GAMES} games (`games_limit_exceeded`); the "
                   "chart's DC sweep runs as small jobs of its own."),
         Operation("get", one, "getSimulation", "A simulation's status, progress and statistics",

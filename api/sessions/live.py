@@ -18,11 +18,15 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from services.store import RedisEventStore
+from services.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
-# Short, so a cancelled tail's thread is back in the pool quickly.
+# Short, so a cancelled tail's thread is back in the pool quickly (and well under the
+# Redis socket timeout, so a quiet log never reads as a stalled server).
 BLOCK_MS = 250
+# Between attempts to read the log again while the store is unreachable.
+RETRY_SECONDS = 0.5
 
 
 class LiveFeed:
@@ -33,6 +37,8 @@ class LiveFeed:
         self.block_ms = block_ms
         self._watchers: dict[str, set[asyncio.Event]] = {}
         self._task: asyncio.Task[None] | None = None
+        # Set while the tail cannot read the log (what the watchers end with).
+        self.failure: StoreUnavailable | None = None
 
     @property
     def watching(self) -> int:
@@ -52,6 +58,7 @@ class LiveFeed:
             if self._task is None or self._task.done():
                 head = await run_in_threadpool(self.store.head)
                 if self._task is None or self._task.done():
+                    self.failure = None  # the head was just read: the store is back
                     self._task = asyncio.create_task(self._tail(head))
             yield woken
         finally:
@@ -67,14 +74,27 @@ class LiveFeed:
         while True:
             try:
                 batch = await run_in_threadpool(self.store.tail, position, self.block_ms)
-            except (RedisError, OSError):
-                log.warning("live feed: the event store is unreachable; retrying")
-                await asyncio.sleep(1.0)
+            except (RedisError, OSError) as exc:
+                # The client logged the outage once; every watcher ends its subscription
+                # with `store_unavailable` now rather than at its next periodic read.
+                self.failure = _as_unavailable(exc)
+                for group in self._watchers.values():
+                    for woken in group:
+                        woken.set()
+                await asyncio.sleep(RETRY_SECONDS)
                 continue
+            self.failure = None
             for recorded in batch:
                 position = recorded.position
                 for woken in self._watchers.get(recorded.stream, ()):
                     woken.set()
+
+
+def _as_unavailable(error: BaseException) -> StoreUnavailable:
+    if isinstance(error, StoreUnavailable):
+        return error
+    log.debug("live feed: the event store is unreachable: %r", error)
+    return StoreUnavailable("the event store is unreachable; resubscribe after your last version")
 
 
 def live_feed_of(conn: HTTPConnection, store: RedisEventStore) -> LiveFeed:

@@ -48,12 +48,16 @@ async def follow_stream(
     The feed completes after an event whose type is in `final` (nothing can follow it),
     and raises TokenRevoked within a second of `grant`'s revocation.
     Cancellation (the client left) unregisters the watcher at once: the only await that
-    lasts is on an asyncio event.
+    lasts is on an asyncio event. An unreachable store ends it with `StoreUnavailable`
+    (`store_unavailable`): the client subscribes again after the last version it got.
     """
     last = after
     revocations = watch_of(conn)
-    async with live_feed_of(conn, store).watch(stream) as woken:
+    live = live_feed_of(conn, store)
+    async with live.watch(stream) as woken:
         while now() < expires:
+            if live.failure is not None:  # the client resumes after its last version
+                raise live.failure
             woken.clear()  # before reading, so a wake-up during the read is kept
             await revocations.ensure_live(conn, stream, grant)
             page = await run_in_threadpool(store.read, stream, last + 1, MAX_PAGE)

@@ -74,6 +74,24 @@ class CampaignClock:
             self.reschedule(campaign_id, state, version=version)
         return done
 
+    def advance_once(
+        self, campaign_id: str, now: float, through: int, *, start: int, client_command_id: str
+    ) -> tuple[list[Executed[CampaignState]], bool]:
+        """A hand advance a client may retry: (its downtimes, whether this is a retry).
+
+        The first attempt of `client_command_id` claims its target (`start`, the downtime
+        counter it saw, to `through`); every attempt, racing or later, advances to that
+        claimed target, so a retried `advance {}` never passes a second downtime. Each
+        answers the downtimes of the claimed range as recorded, whoever recorded them
+        (racing attempts share the work); only the claiming attempt is not a retry.
+        """
+        stream = self.service.stream(campaign_id)
+        claimed, first = self.service.store.claim(stream, client_command_id, f"{start}:{through}")
+        start, through = (int(part) for part in claimed.split(":"))
+        self.advance(campaign_id, now, through=through)
+        found = (self.service.recorded(campaign_id, command_id(k)) for k in range(start, through))
+        return [d for d in found if d is not None], not first
+
     def _target(self, state: CampaignState, now: float, through: int | None) -> int:
         if through is None:
             return _target_downtime(state, now)

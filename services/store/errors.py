@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import redis
+
 from services.errors import DomainError
 
 
@@ -44,3 +46,20 @@ class UnsafeRedis(StoreError):
 
     code = "unsafe_redis"
     http_status = 500
+
+
+class StoreUnavailable(redis.exceptions.ConnectionError):
+    """Redis cannot be reached or did not answer in time: retry later, nothing is wrong.
+
+    A redis-py ConnectionError (code that handles those keeps working), not a domain
+    error: GraphQL reports it in `errors` with `extensions.code`, never as a `Problem`.
+    """
+
+    code = "store_unavailable"
+    http_status = 503
+    retry_after = 1  # seconds
+
+    @property
+    def message(self) -> str:
+        """What the client is told."""
+        return str(self.args[0]) if self.args else "the event store is unreachable"

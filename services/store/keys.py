@@ -35,6 +35,10 @@ class Keys:
         """The hash of a stream's event ids → "version:position"."""
         return self._tag(stream) + ":ids"
 
+    def intents(self, stream: str) -> str:
+        """The hash of a stream's claimed command ids → what the first attempt set out to do."""
+        return self._tag(stream) + ":intents"
+
     def snapshot(self, stream: str) -> str:
         """The hash holding a stream's latest snapshot."""
         return self._tag(stream) + ":snapshot"

@@ -37,21 +37,30 @@ class RedisEventStore:
         sharing only some ids with stored events is refused.
         """
         bodies = _validate(stream, events)
+        batch = [(e.id, e.type, body) for e, body in zip(events, bodies, strict=True)]
+        return self._script_append(stream, batch, expected_version)
+
+    def _script_append(
+        self, stream: str, batch: Sequence[tuple[str, str, str]], expected_version: int
+    ) -> AppendResult:
+        """Run the append script on (id, type, JSON body) triples, as they are."""
         k = self.keys
-        args: list[Any] = [stream, expected_version, len(events)]
-        for e, body in zip(events, bodies, strict=True):
-            args += [e.id, e.type, body]
+        args: list[Any] = [stream, expected_version, len(batch)]
+        for triple in batch:
+            args += triple
         keys = [k.events(stream), k.ids(stream), k.all, k.position]
         try:
             reply: Any = self.client.evalsha(self._sha, 4, *keys, *args)
         except NoScriptError:  # a restarted server forgot it: send the script once
             reply = self.client.eval(APPEND, 4, *keys, *args)
-        tag = reply[0].decode() if isinstance(reply[0], bytes) else reply[0]
+        tag = _str(reply[0])
         if tag in ("ok", "dup"):
             nums = [int(x) for x in reply[1:]]
             return AppendResult(tuple(nums[0::2]), tuple(nums[1::2]), duplicate=tag == "dup")
         if tag == "conflict":
             raise WrongExpectedVersion(stream, expected_version, int(reply[1]))
+        if tag == "invalid":
+            raise InvalidBatch(f"the store refused the batch: {_str(reply[1])}")
         raise IdempotencyConflict(
             "some events of this batch are already stored, others are not"
             if tag == "partial"
@@ -79,8 +88,12 @@ class RedisEventStore:
         entries: Any = self.client.xrange(self.keys.all, f"({_id(after)}", "+", count=limit)
         return [_recorded_from_log(eid, fields) for eid, fields in entries]
 
-    def tail(self, after: int, block_ms: int = 1000, limit: int = 1000) -> list[RecordedEvent]:
-        """Events after `after` (exclusive), waiting up to block_ms when there are none."""
+    def tail(self, after: int, block_ms: int = 250, limit: int = 1000) -> list[RecordedEvent]:
+        """Events after `after` (exclusive), waiting up to block_ms when there are none.
+
+        `block_ms` stays under the client's socket timeout, or a quiet log reads as a
+        stalled server.
+        """
         reply: Any = self.client.xread({self.keys.all: _id(after)}, count=limit, block=block_ms)
         if not reply:
             return []
@@ -99,6 +112,26 @@ class RedisEventStore:
         """The last global position written (0 when the log is empty)."""
         value: Any = self.client.get(self.keys.position)
         return int(value) if value is not None else 0
+
+    # -- command intents ---------------------------------------------------------------
+
+    def intent(self, stream: str, command_id: str) -> str | None:
+        """What the first attempt of `command_id` claimed it would do, if it ran."""
+        found: Any = self.client.hget(self.keys.intents(stream), command_id)
+        return None if found is None else found.decode()
+
+    def claim(self, stream: str, command_id: str, intent: str) -> tuple[str, bool]:
+        """Record `intent` for `command_id` unless an attempt already did.
+
+        Returns the intent stored (this one, or the first attempt's) and whether this
+        call stored it: racing attempts of one command all act on the first one's intent.
+        """
+        key = self.keys.intents(stream)
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hsetnx(key, command_id, intent)
+        pipe.hget(key, command_id)
+        stored, found = pipe.execute()
+        return found.decode(), bool(stored)
 
     # -- snapshots ---------------------------------------------------------------------
 
@@ -121,6 +154,10 @@ class RedisEventStore:
     def delete_snapshots(self, stream: str) -> None:
         """Forget a stream's snapshot; it is rebuilt from the events."""
         self.client.delete(self.keys.snapshot(stream))
+
+
+def _str(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _id(position: int) -> str:

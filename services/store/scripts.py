@@ -7,15 +7,31 @@ global position counter. ARGV: stream name, expected version (-1 any), event cou
 then id, type, data per event.
 
 Replies: {"ok", v1, p1, v2, p2, ...} | {"dup", v1, p1, ...} | {"conflict", actual} |
-{"partial"} | {"moved"}.
+{"partial"} | {"moved"} | {"invalid", why}.
+
+The client refuses malformed batches before sending them; the script checks again
+(argument count, ids and types non-empty, ids unique, data a JSON object), so a batch
+that slipped past a client (another version, a bug) is refused whole, never half written.
 """
 
 from __future__ import annotations
 
 APPEND = """
 local stream, expected, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local ids = {}
-for i = 1, n do ids[i] = ARGV[3 + (i - 1) * 3 + 1] end
+if not n or n < 1 or #ARGV ~= 3 + n * 3 then return {'invalid', 'malformed batch'} end
+local ids, seen = {}, {}
+for i = 1, n do
+  local base = 3 + (i - 1) * 3
+  local id, kind = ARGV[base + 1], ARGV[base + 2]
+  if id == '' or kind == '' then return {'invalid', 'event ' .. i .. ' has no id or type'} end
+  if seen[id] then return {'invalid', 'event id ' .. id .. ' is repeated'} end
+  local ok, data = pcall(cjson.decode, ARGV[base + 3])
+  if not ok or type(data) ~= 'table' then
+    return {'invalid', 'event ' .. i .. ' has data that is not a JSON object'}
+  end
+  seen[id] = true
+  ids[i] = id
+end
 local known = redis.call('HMGET', KEYS[2], unpack(ids))
 local found = 0
 for i = 1, n do if known[i] then found = found + 1 end end

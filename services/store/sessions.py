@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from services.dice import Rng
-from services.store.errors import StoreError, WrongExpectedVersion
-from services.store.model import NewEvent, RecordedEvent, Snapshot
+from services.store.errors import IdempotencyConflict, StoreError, WrongExpectedVersion
+from services.store.model import AppendResult, NewEvent, RecordedEvent, Snapshot
 from services.store.redis_store import RedisEventStore
 
 S = TypeVar("S")
+
+# Events read per round trip when collecting a recorded command's batch.
+BATCH_PAGE = 64
 
 
 class Aggregate(Protocol[S]):
@@ -43,6 +46,7 @@ class SessionBusy(StoreError):
 
     code = "session_busy"
     http_status = 503
+    retry_after = 1  # seconds: the race is over long before
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,16 +161,21 @@ class SessionService(Generic[S]):
         """Decide and record a command; domain errors propagate and record nothing.
 
         `command_id` makes a retried request idempotent: its events get ids derived
-        from it, so resending it after a lost reply records nothing twice.
+        from it, so resending it records nothing twice and answers what the first
+        attempt recorded (`duplicate`), whether that attempt finished long ago, is
+        racing this one, or beat it to the append.
         """
         stream = self.stream(session_id)
         agg = self.aggregate
-        if command_id is not None:
-            done = self._already_done(session_id, command_id)
-            if done is not None:
-                return done
         for _ in range(self.max_retries + 1):
             loaded = self.load(session_id)
+            if command_id is not None:
+                # Looked up after the state was read: a command recorded before that read
+                # is found here, so a retry never decides again on a state that already
+                # holds its own events (nor reports that state as a version conflict).
+                done = self.recorded(session_id, command_id)
+                if done is not None:
+                    return done
             if seen_version is not None and loaded.version != seen_version:
                 raise WrongExpectedVersion(stream, seen_version, loaded.version)
             events = list(agg.decide(loaded.state, command, rng))
@@ -179,11 +188,22 @@ class SessionService(Generic[S]):
             try:
                 result = self.store.append(stream, batch, expected_version=loaded.version)
             except WrongExpectedVersion:
+                # None of this batch's ids is stored (the script answers a duplicate
+                # first): another command moved the session on.
                 if seen_version is not None:
                     raise
                 continue
+            except IdempotencyConflict:
+                # A twin attempt recorded a batch of another length under these ids.
+                done = None if command_id is None else self.recorded(session_id, command_id)
+                if done is None:
+                    raise
+                return done
             if result.duplicate:
-                return self._duplicate(session_id, result.versions[0], len(result.versions))
+                done = None if command_id is None else self.recorded(session_id, command_id)
+                if done is not None:
+                    return done
+                return self._duplicate(session_id, list(self._read_batch(stream, result)))
             state = loaded.state
             for e in events:
                 state = agg.evolve(state, e)
@@ -198,19 +218,30 @@ class SessionService(Generic[S]):
             return Executed(recorded, state, result.last_version)
         raise SessionBusy(f"session {session_id!r} is too busy: retry the command")
 
-    def _already_done(self, session_id: str, command_id: str) -> Executed[S] | None:
-        """The events a command id already recorded, if it did (a retried request)."""
+    def recorded(self, session_id: str, command_id: str) -> Executed[S] | None:
+        """What a command id recorded (as a duplicate, with the current state), or None."""
         stream = self.stream(session_id)
         first = self.store.lookup(stream, _event_id(command_id, 0))
         if first is None:
             return None
-        count = 1
-        while self.store.lookup(stream, _event_id(command_id, count)) is not None:
-            count += 1
-        return self._duplicate(session_id, first[0], count)
+        # A batch is stored contiguously: read on from its first event while the ids match.
+        found: list[RecordedEvent] = []
+        version = first[0]
+        while True:
+            page = self.store.read(stream, from_version=version, limit=BATCH_PAGE)
+            for event in page:
+                if event.id != _event_id(command_id, len(found)):
+                    return self._duplicate(session_id, found)
+                found.append(event)
+            if len(page) < BATCH_PAGE:
+                return self._duplicate(session_id, found)
+            version += len(page)
 
-    def _duplicate(self, session_id: str, first: int, count: int) -> Executed[S]:
-        stored = self.store.read(self.stream(session_id), from_version=first, limit=count)
+    def _read_batch(self, stream: str, result: AppendResult) -> list[RecordedEvent]:
+        first = result.versions[0]
+        return self.store.read(stream, from_version=first, limit=len(result.versions))
+
+    def _duplicate(self, session_id: str, stored: list[RecordedEvent]) -> Executed[S]:
         loaded = self.load(session_id)
         return Executed(tuple(stored), loaded.state, loaded.version, duplicate=True)
 

@@ -3,9 +3,12 @@ on one session never corrupt it; a retried command is recorded once."""
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -14,12 +17,13 @@ from services.dice import SimRng
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
     ENCHANTED_FOREST_V2,
+    FlipCard,
     LabyrinthError,
     RollInitiative,
     StartMaze,
 )
 from services.labyrinth.codec import LabyrinthAggregate
-from services.store import RedisEventStore, WrongExpectedVersion
+from services.store import ANY, RecordedEvent, RedisEventStore, WrongExpectedVersion
 from services.store.sessions import SessionService
 from tests.unit.labyrinth.play import conserved, legal_commands, party
 
@@ -59,6 +63,39 @@ def test_snapshot_and_tail_equal_a_full_replay_for_a_thousand_sessions(
         assert service.load(session) == service.replay(session)
 
 
+class CountingStore(RedisEventStore):
+    """A store that counts the appends it lost to another writer (the race happening)."""
+
+    conflicts = 0
+
+    def append(self, stream: str, events: Any, expected_version: int = ANY) -> Any:
+        try:
+            return super().append(stream, events, expected_version)
+        except WrongExpectedVersion:
+            CountingStore.conflicts += 1
+            raise
+
+
+# What a command decided on a state another player just moved may be refused with.
+MOVED_ON = {
+    "not_your_turn",
+    "player_asleep",
+    "member_out_of_play",
+    "action_already_taken",
+    "action_locked",
+    "action_unavailable",
+    "unknown_card",
+    "not_flippable",
+    "no_pending_choice",
+    "choice_pending",
+    "trap_pending",
+    "no_pending_trap",
+    "encounter_pending",
+    "no_encounter",
+    "maze_ended",
+}
+
+
 def test_concurrent_commands_on_one_session_never_corrupt_it(
     service: SessionService,  # type: ignore[type-arg]
     redis_url: str,
@@ -66,12 +103,15 @@ def test_concurrent_commands_on_one_session_never_corrupt_it(
     rng = SimRng("race")
     service.execute("shared", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(4)), rng)
     service.execute("shared", RollInitiative(), rng)
+    before = service.store.read(service.stream("shared"))
+    acknowledged: list[RecordedEvent] = []
     refused: list[str] = []
     crashed: list[BaseException] = []
+    CountingStore.conflicts = 0
 
     def player(seed: int) -> None:
         own = SessionService(
-            RedisEventStore(redis.Redis.from_url(redis_url), service.store.keys.tenant),
+            CountingStore(redis.Redis.from_url(redis_url), service.store.keys.tenant),
             LabyrinthAggregate(),
             snapshot_every=5,
         )
@@ -83,9 +123,11 @@ def test_concurrent_commands_on_one_session_never_corrupt_it(
                 if not commands:
                     return
                 try:
-                    own.execute("shared", pick.choice(commands), dice)
+                    done = own.execute("shared", pick.choice(commands), dice)
                 except LabyrinthError as e:  # the state moved under the command: refused
                     refused.append(e.code)
+                    continue
+                acknowledged.extend(done.events)
         except BaseException as e:  # pragma: no cover - reported by the assertion below
             crashed.append(e)
 
@@ -95,11 +137,22 @@ def test_concurrent_commands_on_one_session_never_corrupt_it(
     for t in threads:
         t.join(timeout=120)
     assert not crashed
+    assert CountingStore.conflicts > 0  # the writers really raced
+    # A refusal is only ever the engine saying the state moved on, never a store error.
+    assert set(refused) <= MOVED_ON, refused
     loaded, replayed = service.load("shared"), service.replay("shared")
     assert loaded == replayed
     assert conserved(loaded.state)
     stored = service.store.read(service.stream("shared"))
-    assert [e.version for e in stored] == list(range(1, len(stored) + 1))
+    # Every acknowledged event is stored, at the version it was acknowledged with, as
+    # sent; nothing is stored that was not acknowledged (refused commands wrote nothing).
+    assert sorted(acknowledged, key=lambda e: e.version) == stored[len(before) :]
+    # Versions are contiguous by the index, not just by the entry ids they are read from.
+    index = [service.store.lookup(service.stream("shared"), e.id) for e in stored]
+    versions = sorted(found[0] for found in index if found is not None)
+    assert versions == list(range(1, len(stored) + 1))
+    positions = [e.position for e in stored]
+    assert positions == sorted(positions) and len(set(positions)) == len(positions)
 
 
 def test_a_command_decided_on_a_stale_view_is_a_conflict(
@@ -124,6 +177,65 @@ def test_a_retried_command_is_recorded_once(service: SessionService) -> None:  #
     assert again.duplicate
     assert [e.position for e in again.events] == [e.position for e in first.events]
     assert service.store.version(service.stream("r")) == first.version
+
+
+def race(count: int, call: Any) -> list[tuple[float, float, Any]]:
+    """Run `call(i)` in `count` threads released together: (start, end, outcome) each."""
+    barrier = threading.Barrier(count)
+    results: list[tuple[float, float, Any]] = []
+
+    def run(i: int) -> None:
+        ready = call(i)  # set up, then wait for the others
+        barrier.wait(timeout=30)
+        began = time.monotonic()
+        try:
+            outcome: Any = ready()
+        except Exception as e:  # reported by the caller's assertions
+            outcome = e
+        results.append((began, time.monotonic(), outcome))
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def attempt(url: str, tenant: str, session: str, move: Any, seen: int | None, i: int) -> Any:
+    """A client of its own (connection, cache) ready to send `move` with one command id."""
+    own = SessionService(RedisEventStore(redis.Redis.from_url(url), tenant), LabyrinthAggregate())
+    own.load(session)  # warm, so the attempts start together
+    return lambda: own.execute(session, move, SimRng(i), seen_version=seen, command_id="the-one")
+
+
+def test_a_command_retried_by_racing_clients_is_recorded_once(
+    service: SessionService,  # type: ignore[type-arg]
+    redis_url: str,
+) -> None:
+    clients = 8
+    for round_ in range(10):
+        session = f"rr{round_}"
+        rng = SimRng(session)
+        service.execute(session, StartMaze(definition=ENCHANTED_FOREST_V2, party=party(3)), rng)
+        start = service.execute(session, RollInitiative(), rng)
+        # The active player's move: it changes the turn or phase, so an attempt that
+        # decided again after its twin recorded it would be refused, not a duplicate.
+        move = next(c for c in legal_commands(start.state) if isinstance(c, FlipCard))
+        seen = start.version if round_ % 2 else None
+        args = (redis_url, service.store.keys.tenant, session, move, seen)
+        results = race(clients, functools.partial(attempt, *args))
+        assert len(results) == clients
+        failures = [o for _, _, o in results if isinstance(o, Exception)]
+        assert not failures, failures
+        first_end = min(end for _, end, _ in results)
+        assert sum(began < first_end for began, _, _ in results) >= 2  # they overlapped
+        outcomes = [o for _, _, o in results]
+        assert sum(not o.duplicate for o in outcomes) == 1
+        assert len({tuple(e.id for e in o.events) for o in outcomes}) == 1
+        recorded = outcomes[0].events
+        stored = service.store.read(service.stream(session), from_version=start.version + 1)
+        assert [e.id for e in stored] == [e.id for e in recorded]  # recorded once
 
 
 def test_a_cached_session_sees_what_other_instances_append(store: RedisEventStore) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import multiprocessing as mp
 import threading
 import uuid
+from typing import Any
 
 import pytest
 
 from services.store import (
+    ANY,
     NO_STREAM,
     IdempotencyConflict,
     InvalidBatch,
@@ -50,22 +52,47 @@ def test_a_stale_writer_is_rejected_and_the_stream_is_unchanged(store: RedisEven
     assert store.read("s") == before
 
 
+def _triples(batch: list[NewEvent]) -> list[tuple[str, str, str]]:
+    return [(e.id, e.type, e.body()) for e in batch]
+
+
+def _fresh(kind: str, body: str) -> tuple[str, str, str]:
+    return (str(uuid.uuid4()), kind, body)
+
+
 @pytest.mark.parametrize(
-    "bad",
+    ("bad", "raw"),
     [
-        lambda good: [*good[:5], NewEvent(str(uuid.uuid4()), "", {}), *good[5:]],
-        lambda good: [*good[:5], NewEvent(str(uuid.uuid4()), "X", {"x": object()}), *good[5:]],
-        lambda good: [*good[:5], good[0], *good[5:]],
-        lambda good: [],
+        (
+            lambda good: [*good[:5], NewEvent(str(uuid.uuid4()), "", {}), *good[5:]],
+            lambda good: [*good[:5], _fresh("", "{}"), *good[5:]],
+        ),
+        (
+            lambda good: [*good[:5], NewEvent(str(uuid.uuid4()), "X", {"x": object()}), *good[5:]],
+            lambda good: [*good[:5], _fresh("X", "{not json"), *good[5:]],
+        ),
+        (
+            lambda good: [*good[:5], good[0], *good[5:]],
+            lambda good: [*good[:5], good[0], *good[5:]],
+        ),
+        (lambda good: [], lambda good: []),
     ],
     ids=["empty-type", "not-json", "repeated-id", "empty-batch"],
 )
-def test_a_batch_with_one_bad_event_writes_nothing(store: RedisEventStore, bad: object) -> None:
+def test_a_batch_with_one_bad_event_writes_nothing(
+    store: RedisEventStore, bad: Any, raw: Any
+) -> None:
     store.append("b", events(2))
     head = store.head()
     with pytest.raises(InvalidBatch):
-        store.append("b", bad(events(10)))  # type: ignore[operator]
+        store.append("b", bad(events(10)))  # the client refuses it before sending
     assert store.version("b") == 2 and store.head() == head
+    # Sent anyway (a client that skipped its checks), the append script itself refuses
+    # it before its first write: a bad sixth event leaves the first five unwritten.
+    with pytest.raises(InvalidBatch, match="the store refused the batch"):
+        store._script_append("b", raw(_triples(events(10))), ANY)
+    assert store.version("b") == 2 and store.head() == head
+    assert len(store.read_all()) == 2
 
 
 def test_a_batch_overlapping_stored_events_writes_nothing(store: RedisEventStore) -> None:

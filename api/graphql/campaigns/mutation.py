@@ -182,10 +182,17 @@ class CampaignMutation:
 
     @strawberry.mutation(description="GM: a runner leaves the campaign.")
     async def remove_campaign_runner(
-        self, info: Info, campaign_id: Id, token: str, runner: str, reason: str | None = None
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        runner: str,
+        reason: str | None = None,
+        command_id: str | None = None,
     ) -> CommandPayload:
+        fields = _fields(runner=runner, reason=reason, command_id=command_id)
         return await _send(
-            info, campaign_id, token, rq.RemoveRunner, _fields(runner=runner, reason=reason),
+            info, campaign_id, token, rq.RemoveRunner, fields,
             lambda b, _: b.to_domain(), what="remove runners",
         )  # fmt: skip
 
@@ -274,11 +281,12 @@ class CampaignMutation:
 
     @strawberry.mutation(description="GM: when downtimes pass from now on (and reschedule).")
     async def set_campaign_cadence(
-        self, info: Info, campaign_id: Id, token: str, cadence: JSON
+        self, info: Info, campaign_id: Id, token: str, cadence: JSON, command_id: str | None = None
     ) -> CommandPayload:
         at = clock_now()
+        fields = _fields(cadence=cadence, command_id=command_id)
         return await _send(
-            info, campaign_id, token, rq.SetCadence, {"cadence": cadence},
+            info, campaign_id, token, rq.SetCadence, fields,
             lambda b, _: b.to_domain(at), what="set the cadence", reschedule=True,
         )  # fmt: skip
 
@@ -286,12 +294,19 @@ class CampaignMutation:
         description="GM: pass downtimes now, through downtime `through` (default: the next one)."
     )
     async def advance_campaign(
-        self, info: Info, campaign_id: Id, token: str, through: Long | None = None
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        through: Long | None = None,
+        seen_version: Long | None = None,
+        command_id: str | None = None,
     ) -> CommandPayload:
         conn = info.context["request"]
         try:
             grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
-            request = rq.Advance.model_validate(_fields(through=through))
+            fields = _fields(through=through, seen_version=seen_version, command_id=command_id)
+            request = rq.Advance.model_validate(fields)
             result = await run_in_threadpool(
                 usecases.advance, campaigns_of(conn), clock_of(conn), grant, request, clock_now()
             )
@@ -301,9 +316,14 @@ class CampaignMutation:
 
     @strawberry.mutation(description="GM: the campaign is over (it leaves the schedule).")
     async def end_campaign(
-        self, info: Info, campaign_id: Id, token: str, reason: str | None = None
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        reason: str | None = None,
+        command_id: str | None = None,
     ) -> CommandPayload:
         return await _send(
-            info, campaign_id, token, rq.EndCampaign, _fields(reason=reason),
+            info, campaign_id, token, rq.EndCampaign, _fields(reason=reason, command_id=command_id),
             lambda b, _: b.to_domain(), what="end the campaign", reschedule=True,
         )  # fmt: skip

@@ -5,15 +5,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import psutil
 import pytest
+import redis
 
-from services.sim.runner import SimulationSpec
+from services.sim.runner import SimulationSpec, shard_sizes
 from services.sim.stats import Tally
 from workers.jobs import Jobs
-from workers.tasks import expected_result, submit
+from workers.tasks import expected_result, play_shard, submit
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +43,7 @@ def test_a_job_records_the_same_result_as_an_in_process_run(jobs: Jobs) -> None:
     info = wait_for(job, jobs)
     assert info["status"] == "succeeded"
     assert _result(info) == expected_result(spec, 1_000)
-    assert jobs.result_writes(job) == 1
+    assert jobs.result_writes(job) == jobs.result_attempts(job) == 1
 
 
 def test_a_duplicated_shard_gives_the_identical_result_recorded_once(jobs: Jobs) -> None:
@@ -51,6 +53,43 @@ def test_a_duplicated_shard_gives_the_identical_result_recorded_once(jobs: Jobs)
     assert info["status"] == "succeeded"
     assert _result(info) == expected_result(spec, 1_000)
     assert jobs.result_writes(job) == 1
+    # The chord body delivered again (a redelivery after a lost ack) records nothing.
+    assert not jobs.finish(job)
+    assert jobs.get(job) == info and jobs.result_writes(job) == 1
+
+
+def test_finishers_racing_on_one_job_record_its_result_once(worker_url: str) -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v1", games=400, seed="finishers")
+    raced = 0
+    for _ in range(5):  # until the guard, not the status check, stopped a finisher
+        setup = Jobs(redis.Redis.from_url(worker_url))
+        job = setup.create(spec, 2)
+        for i, n in enumerate(shard_sizes(spec.games, 2)):
+            tally = play_shard(spec, i, n)
+            assert tally is not None
+            setup.store_shard(job, i, tally)
+        finishers = [Jobs(redis.Redis.from_url(worker_url)) for _ in range(8)]
+        barrier = threading.Barrier(len(finishers))
+        wins: list[bool] = []
+
+        def finish(
+            own: Jobs, job: str = job, barrier: threading.Barrier = barrier, wins: list[bool] = wins
+        ) -> None:
+            barrier.wait(timeout=30)
+            wins.append(own.finish(job))
+
+        threads = [threading.Thread(target=finish, args=(f,)) for f in finishers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert sorted(wins) == [False] * 7 + [True]
+        assert setup.result_writes(job) == 1
+        assert _result(setup.get(job) or {}) == expected_result(spec, 200)
+        raced += setup.result_attempts(job) >= 2
+        if raced:
+            break
+    assert raced, "no two finishers ever reached the write together"
 
 
 def test_a_failing_shard_fails_the_job_with_no_partial_result(jobs: Jobs) -> None:

@@ -154,6 +154,11 @@ def test_a_tick_delivered_twice_at_once_applies_each_downtime_once(table: Table)
     passed = table.assert_each_downtime_once("dup")
     assert len(passed) >= BACKLOG
     assert sum(split) == len(passed), split  # between them, each downtime recorded once
+    # They ran at once: both recorded downtimes of the backlog they both set out to apply
+    # (run one after the other, the first would have applied all of it). Each tick
+    # stamps its downtimes with its own start time.
+    shared = {e.at for e in passed if e.index < BACKLOG}
+    assert len(shared) == 2, f"the ticks did not overlap: {split}"
     assert all(e.due_at is not None and e.at >= e.due_at for e in passed)
     table.assert_replays_to_the_clock_state("dup")
 

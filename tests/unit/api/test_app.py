@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import httpx
 import pytest
+import redis
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,6 +18,8 @@ from api.app import create_app
 from api.problems import PROBLEM_MEDIA_TYPE
 from infra.settings import Settings
 from services.dice.errors import DiceLimitError, DiceSyntaxError
+from services.store.errors import StoreUnavailable
+from services.store.sessions import SessionBusy
 
 
 @pytest.fixture
@@ -96,6 +100,27 @@ def test_an_unexpected_exception_leaks_nothing(app: Starlette, client: Client) -
     assert response.json()["code"] == "internal_error"
     assert "deadbeef" not in response.text
     assert "Traceback" not in response.text
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        (SessionBusy("session 's' is too busy: retry the command"), "session_busy"),
+        (StoreUnavailable("the event store's Redis is unreachable"), "store_unavailable"),
+        (redis.TimeoutError("Timeout reading from /tmp/redis.sock"), "store_unavailable"),
+    ],
+)
+def test_a_busy_or_unreachable_store_is_a_503_that_says_when_to_retry(
+    app: Starlette, client: Client, caplog: pytest.LogCaptureFixture, error: Exception, code: str
+) -> None:
+    add_route(app, "/later", error)
+    response = client.get("/later")
+    assert response.status_code == 503
+    assert response.headers["content-type"] == PROBLEM_MEDIA_TYPE
+    assert response.headers["Retry-After"] == "1"
+    assert response.json()["code"] == code
+    assert "/tmp/redis.sock" not in response.text  # no internals
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # no traceback
 
 
 def test_an_unknown_route_is_not_found(client: Client) -> None:

@@ -1,0 +1,51 @@
+"""The store's Redis client: explicit timeouts, StoreUnavailable, one log line per outage."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from services.store import RedisEventStore
+from services.store.client import Timeouts, store_client
+from services.store.errors import StoreUnavailable
+from tests.owned_redis import OwnedRedis
+
+
+def test_an_outage_fails_fast_is_logged_once_and_recovery_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = OwnedRedis(tmp_path)
+    client = store_client(server.url, Timeouts(connect=0.5, socket=0.5), "the test Redis")
+    store = RedisEventStore(client, "outage")
+    caplog.set_level(logging.INFO, logger="daedalus.store")
+    try:
+        for _ in range(5):  # nothing listens yet
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable) as refused:
+                store.version("s")
+            assert time.monotonic() - started < 0.5
+        assert isinstance(refused.value, redis.ConnectionError)  # old handlers still apply
+        assert refused.value.code == "store_unavailable" and refused.value.retry_after >= 1
+        server.start()
+        assert store.version("s") == 0 and store.version("s") == 0
+        server.signal(signal.SIGSTOP)  # a second outage: stalled, so the socket timeout
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable):
+            pipe = client.pipeline()
+            pipe.get("x")
+            pipe.get("y")
+            pipe.execute()
+        assert 0.4 < time.monotonic() - started < 1.0
+        server.signal(signal.SIGCONT)
+        assert client.ping()
+    finally:
+        server.stop()
+        client.close()
+    records = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert [level for level, _ in records] == ["WARNING", "INFO", "WARNING", "INFO"], records
+    assert all("the test Redis" in message for _, message in records)
