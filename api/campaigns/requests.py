@@ -133,6 +133,27 @@ class RemoveRunner(_Command):
         return cmd.RemoveRunner(runner=self.runner, reason=self.reason)
 
 
+class RollDice(_Command):
+    """A roll at the table (the roll log): a player for their own runner, the GM for anyone
+    (`runner` null: the GM's own roll)."""
+
+    runner: RunnerId | None = None
+    expression: str = Field(min_length=1, max_length=200)
+    label: str | None = Field(default=None, min_length=1, max_length=64)
+    visibility: Literal["everyone", "gm", "whisper"] = "everyone"
+    to: list[RunnerId] = Field(default=[], max_length=16)
+
+    def to_domain(self) -> cmd.RollDice:
+        """The domain command."""
+        return cmd.RollDice(
+            by=self.runner,
+            expression=self.expression,
+            label=self.label,
+            visibility=self.visibility,
+            to=tuple(self.to),
+        )
+
+
 class ChooseActivity(_Command):
     """What a runner does in the coming downtime (default: the campaign's current one)."""
 

@@ -13,6 +13,7 @@ from api.campaigns.requests import (
     EndCampaign,
     EndRun,
     IssueCampaignToken,
+    RollDice,
     SetCadence,
     StartRun,
 )
@@ -76,6 +77,9 @@ def campaign_operations() -> list[Operation]:
         Operation("post", f"{one}/tokens", "issueCampaignToken",
                   "Issue a player (one runner) or spectator token", tag, IssueCampaignToken,
                   TOKEN, status=201, errors=errors, session_token=True, params=ids),
+        Operation("post", f"{one}/rolls", "rollCampaignDice",
+                  "Roll in the table's log (everyone, GM only, or a whisper)", tag, RollDice,
+                  SENT, errors=errors, session_token=True, params=ids, description=COMMAND),
         Operation("post", f"{one}/join-codes", "createCampaignJoinCode",
                   "A single-use join code for one runner", tag, CreateJoinCode, JOIN_CODE,
                   status=201, errors=errors, session_token=True, params=ids),

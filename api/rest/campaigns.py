@@ -34,6 +34,7 @@ from api.campaigns.requests import (
     InvalidCharacter,
     IssueCampaignToken,
     RemoveRunner,
+    RollDice,
     SetCadence,
     StartRun,
 )
@@ -171,6 +172,15 @@ async def remove_runner(request: Request) -> Response:
     return await _send(request, grant, lambda _: command, what="remove runners")
 
 
+async def roll_dice(request: Request) -> Response:
+    """POST /v1/campaigns/{id}/rolls: a roll in the table's log (a player for their runner)."""
+    grant = await _grant(request)
+    body = await read_model(request, RollDice)
+    return await _send(
+        request, grant, lambda _: body.to_domain(), body, actor=body.runner, what="roll as the GM"
+    )
+
+
 async def choose_activity(request: Request) -> Response:
     """POST /v1/campaigns/{id}/choices: a runner's activity (a player for their own only)."""
     grant = await _grant(request)
@@ -278,4 +288,5 @@ routes: list[BaseRoute] = [
     Route(f"{_ONE}/ticks", _guarded(get_ticks), methods=["GET"]),
     Route(f"{_ONE}/events", _guarded(get_events), methods=["GET"]),
     Route(f"{_ONE}/revocations", _guarded(revoke_tokens), methods=["POST"]),
+    Route(f"{_ONE}/rolls", _guarded(roll_dice), methods=["POST"]),
 ]

@@ -133,6 +133,21 @@ class EndCampaign:
     reason: str = "ended_by_gm"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RollDice:
+    """A runner's player (`by`; None: the GM) rolls at the table: the campaign's roll log.
+
+    `visibility`: everyone, the GM only, or a whisper to the runners in `to` (the roller
+    and the GM always see it).
+    """
+
+    by: str | None
+    expression: str
+    label: str | None = None
+    visibility: str = "everyone"
+    to: tuple[str, ...] = ()
+
+
 Command = (
     CreateCampaign
     | AddRunner
@@ -146,4 +161,5 @@ Command = (
     | SetCadence
     | AdvanceDowntime
     | EndCampaign
+    | RollDice
 )

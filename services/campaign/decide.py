@@ -18,6 +18,7 @@ from services.campaign.events import (
     CadenceSet,
     CampaignCreated,
     CampaignEnded,
+    DiceRolled,
     EffectSet,
     Event,
     InjuryRecorded,
@@ -37,7 +38,7 @@ from services.campaign.runs import choose_activity, end_run
 from services.campaign.state import CampaignState
 from services.campaign.tick import resolve_downtime
 from services.campaign.work import campaign_catalog
-from services.dice import Rng
+from services.dice import Rng, roll
 from services.maze.character import Character
 from services.maze.checks import check_for
 from services.maze.damage import HARDY
@@ -143,7 +144,32 @@ def decide(state: CampaignState, command: cmd.Command, rng: Rng) -> list[Event]:
             return [CadenceSet(cadence=cadence, anchor=at, base=state.downtime)]
         case cmd.EndCampaign():
             return [CampaignEnded(reason=command.reason, downtime=state.downtime)]
+        case cmd.RollDice():
+            return [_roll_dice(state, command, rng)]
     raise TypeError(f"not a campaign command: {type(command).__name__}")
+
+
+VISIBILITIES = ("everyone", "gm", "whisper")
+
+
+def _roll_dice(state: CampaignState, command: cmd.RollDice, rng: Rng) -> DiceRolled:
+    for runner in (*([command.by] if command.by is not None else []), *command.to):
+        if state.runner(runner) is None:
+            raise _refuse(err.UNKNOWN_RUNNER, f"unknown runner {runner!r}")
+    if command.visibility not in VISIBILITIES:
+        raise _refuse(err.INVALID_ROLL, f"visibility is one of {', '.join(VISIBILITIES)}")
+    if (command.visibility == "whisper") != bool(command.to):
+        raise _refuse(err.INVALID_ROLL, "a whisper names the runners it goes to; other rolls none")
+    rolled = roll(command.expression, rng)
+    return DiceRolled(
+        by=command.by,
+        label=command.label,
+        visibility=command.visibility,
+        to=command.to,
+        expression=command.expression,
+        faces=tuple(d.face for d in rolled.dice),
+        total=rolled.total,
+    )
 
 
 def _create(state: CampaignState, command: cmd.CreateCampaign) -> CampaignCreated:

@@ -210,6 +210,20 @@ class CampaignEnded:
     downtime: int
 
 
+@EVENTS.event("CampaignDiceRolled")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiceRolled:
+    """A roll at the table (the roll log): who rolled what, every face, who may see it."""
+
+    by: str | None
+    label: str | None
+    visibility: str
+    to: tuple[str, ...]
+    expression: str
+    faces: tuple[int, ...]
+    total: int
+
+
 Event = (
     CampaignCreated
     | RunnerAdded
@@ -224,6 +238,7 @@ Event = (
     | DowntimePassed
     | BuddyLost
     | CampaignEnded
+    | DiceRolled
 )
 
 EVENT_TYPES: tuple[type, ...] = Event.__args__

@@ -113,4 +113,6 @@ def evolve(state: CampaignState, event: ev.Event) -> CampaignState:
             return replace(state, runners=runners)
         case ev.CampaignEnded():
             return replace(state, ended=True, end_reason=event.reason)
+        case ev.DiceRolled():
+            return state  # the roll log changes nothing in the clearing
     raise TypeError(f"not a campaign event: {type(event).__name__}")

@@ -106,6 +106,14 @@ def view_event(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
     for key in _SECRET_EVENT_FIELDS.get(type(event), ()):
         del out[key]
     match event:
+        case ev.DiceRolled():
+            mine = viewer.role == "player" and (
+                viewer.runner == event.by or viewer.runner in event.to
+            )
+            if event.visibility != "everyone" and not mine:
+                # Someone rolled, and that is all (the history stays contiguous).
+                return {"type": out["type"], "by": event.by, "visibility": event.visibility,
+                        "hidden": True}  # fmt: skip
         case ev.CampaignCreated():
             out["rules"] = _table_rules(out["rules"])
             out["supplies_level"] = supplies_level(event.supplies, event.rules.supplies_max)

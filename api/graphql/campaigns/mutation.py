@@ -180,6 +180,35 @@ class CampaignMutation:
             what="add runners",
         )  # fmt: skip
 
+    @strawberry.mutation(
+        description="A roll in the campaign's log: a player as their own runner, the GM as "
+        "anyone (`runner` null: the GM's own); `visibility` everyone, gm or whisper (`to`)."
+    )
+    async def roll_campaign_dice(
+        self,
+        info: Info,
+        campaign_id: Id,
+        token: str,
+        expression: str,
+        runner: str | None = None,
+        label: str | None = None,
+        visibility: str | None = None,
+        to: list[str] | None = None,
+        command_id: str | None = None,
+    ) -> CommandPayload:
+        fields = _fields(
+            runner=runner,
+            expression=expression,
+            label=label,
+            visibility=visibility,
+            to=to,
+            command_id=command_id,
+        )
+        return await _send(
+            info, campaign_id, token, rq.RollDice, fields, lambda b, _: b.to_domain(),
+            actor=lambda b: b.runner, what="roll as the GM",
+        )  # fmt: skip
+
     @strawberry.mutation(description="GM: a runner leaves the campaign.")
     async def remove_campaign_runner(
         self,
