@@ -26,7 +26,9 @@ from api.usecases.markers import FREE_FORM, LONG, Named
 _OUTPUTS: dict[type[BaseModel], Any] = {}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
-FREE_FORM_FIELDS: set[str] = set()  # "Type.fieldName" of every generated JSON field
+# Schema coordinates of every generated JSON field or argument ("Type.fieldName",
+# "Query.fieldName(argName)"): the documented free-form exceptions.
+FREE_FORM_FIELDS: set[str] = set()
 _PLAIN = (str, float, bool)
 
 
@@ -53,7 +55,8 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     if origin is typing.Annotated:
         return convert(typing.get_args(tp)[0], [*meta, *tp.__metadata__], where, is_input)
     if FREE_FORM in meta:
-        FREE_FORM_FIELDS.add(where)
+        owner, _, field = where.partition(".")
+        FREE_FORM_FIELDS.add(f"{owner}.{to_camel_case(field)}")
         return JSON | None if tp is Any else JSON
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]

@@ -16,9 +16,16 @@ from typing import Annotated, Any, Union
 import strawberry
 from pydantic import BaseModel, ValidationError
 from strawberry.types.unset import UNSET
+from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.context import Info
-from api.graphql.generate import arguments, output_type, plain, without_nulls
+from api.graphql.generate import (
+    FREE_FORM_FIELDS,
+    arguments,
+    output_type,
+    plain,
+    without_nulls,
+)
 from api.graphql.problem import Problem
 from api.usecases.run import execute
 from api.usecases.table import GraphQLKind, UseCase
@@ -56,6 +63,9 @@ def resolver(row: UseCase) -> Any:
 
     params = [inspect.Parameter("info", inspect.Parameter.KEYWORD_ONLY, annotation=Info)]
     for name, annotation, default in arguments(row.request) if row.request else ():
+        if f"{row.request.__name__}.{to_camel_case(name)}" in FREE_FORM_FIELDS:
+            root = "Query" if row.graphql == "query" else "Mutation"
+            FREE_FORM_FIELDS.add(f"{root}.{to_camel_case(row.field)}({to_camel_case(name)})")
         kind = inspect.Parameter.KEYWORD_ONLY
         params.append(inspect.Parameter(name, kind, annotation=annotation, default=default))
     resolve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
