@@ -62,8 +62,9 @@ def resolver(row: UseCase) -> Any:
             return Problem.from_domain(exc)
 
     params = [inspect.Parameter("info", inspect.Parameter.KEYWORD_ONLY, annotation=Info)]
-    for name, annotation, default in arguments(row.request) if row.request else ():
-        if f"{row.request.__name__}.{to_camel_case(name)}" in FREE_FORM_FIELDS:
+    model = row.request
+    for name, annotation, default in arguments(model) if model is not None else ():
+        if model is not None and f"{model.__name__}.{to_camel_case(name)}" in FREE_FORM_FIELDS:
             root = "Query" if row.graphql == "query" else "Mutation"
             FREE_FORM_FIELDS.add(f"{root}.{to_camel_case(row.field)}({to_camel_case(name)})")
         kind = inspect.Parameter.KEYWORD_ONLY
