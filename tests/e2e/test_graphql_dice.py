@@ -129,9 +129,7 @@ def test_probability_of_a_maze_rats_save_is_five_twelfths(client: httpx.Client) 
     assert (report["min"], report["max"]) == (3, 13)
     assert report["mean"] == pytest.approx(8.0)
     assert {"percent": 50, "value": 8} in report["percentiles"]
-    assert {"value": 8, "fraction": "1/6", "float": pytest.approx(1 / 6)} in report[
-        "distribution"
-    ]
+    assert {"value": 8, "fraction": "1/6", "float": pytest.approx(1 / 6)} in report["distribution"]
     rest = client.post("/v1/dice/probability", json={"expression": "2d6+1 >= 9"}).json()
     assert rest["percentiles"] == report["percentiles"]
     assert rest["check"]["success"]["fraction"] == "5/12"
