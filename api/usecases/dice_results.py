@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from api.usecases.markers import FreeForm, LongInt, Named
+from api.usecases.table import Result
 
 DieFlag = Annotated[
     Literal["exploded", "rerolled", "dropped", "success", "failure", "penetrated", "compounded"],
@@ -20,12 +19,6 @@ NodeType = Annotated[
     Literal["dice", "number", "sum", "product", "negate", "group", "call"],
     Named("RollNodeType"),
 ]
-
-
-class Result(BaseModel):
-    """Base of the result models: built from the services' own JSON, never coerced."""
-
-    model_config = ConfigDict(frozen=True, strict=True)
 
 
 class RollCheck(Result):

@@ -15,9 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from api.bodies import validation_errors
 from api.sessions.requests import PRESETS
-from api.usecases.dice_results import Result
 from api.usecases.markers import FreeForm, FreeFormInput
-from api.usecases.table import Call, UseCase
+from api.usecases.table import Call, Result, UseCase
 from services.labyrinth import MazeDefinition
 from services.labyrinth.cards import build_cards
 from services.labyrinth.vocab import CardKind

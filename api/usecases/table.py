@@ -13,11 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from api.settings import Settings
 
 GraphQLKind = Literal["query", "mutation"]
+
+
+class Result(BaseModel):
+    """Base of the result models: built from the services' own JSON, never coerced."""
+
+    model_config = ConfigDict(frozen=True, strict=True)
 
 
 class Access(enum.Enum):
