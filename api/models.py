@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.usecases.markers import LONG, Named
+
 # A transport bound only: the engine's own limits refuse long expressions with a
 # precise `limit_exceeded`, so this sits well above them.
 MAX_EXPRESSION_CHARS = 500_000
@@ -18,9 +20,9 @@ DEFAULT_TTL_SECONDS = 3_600
 
 Expression = Annotated[str, Field(min_length=1, max_length=MAX_EXPRESSION_CHARS)]
 Seed = Annotated[str, Field(min_length=1, max_length=MAX_SEED_CHARS)]
-Nonce = Annotated[int, Field(ge=0, le=MAX_NONCE)]
+Nonce = Annotated[int, LONG, Field(ge=0, le=MAX_NONCE)]
 CommitmentId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
-Rendering = Literal["foundry", "dice_so_nice"]
+Rendering = Annotated[Literal["foundry", "dice_so_nice"], Named("Rendering")]
 
 
 class RequestModel(BaseModel):

@@ -53,7 +53,7 @@ _FIELDS = frozenset(
         "roll",
         "probability",
         "verifyRoll",
-        "validateMazeDefinition",
+        "validateLabyrinthDefinition",
         "session",
         "sessionEvents",
         "sendCommand",

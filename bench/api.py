@@ -91,7 +91,7 @@ STARTUP_SECONDS = 60.0
 ROLL_BODY = {"expression": "1d10!+2"}
 GRAPHQL_ROLL = {
     "query": '{ roll(expression: "1d10!+2") { ... on RollResult { total } '
-    "... on DiceProblem { code } } }"
+    "... on Problem { code } } }"
 }
 FLIP_MUTATION = """mutation($id: ID!, $t: String!, $c: JSON!) {
   sendCommand(sessionId: $id, token: $t, command: $c) {

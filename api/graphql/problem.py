@@ -1,61 +1,50 @@
-"""GraphQL: DiceProblem and Problem, the expected-failure members of payload unions."""
+"""GraphQL: Problem, the one expected-failure member of every payload union."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import strawberry
 from pydantic import ValidationError
+from strawberry.utils.str_converters import to_camel_case
 
 from api.bodies import validation_errors
-from services.dice import DiceError
 from services.errors import DomainError
 
 
-@strawberry.type(description="A failure the caller can fix: stable code, message, where.")
-class DiceProblem:
-    code: str
-    message: str
-    position: int | None = None
-    expected: list[str] | None = None
+def _path(loc: list[object], name: Callable[[str], str]) -> str:
+    return ".".join(name(p) if isinstance(p, str) else str(p) for p in loc)
 
-    @classmethod
-    def from_domain(cls, error: DiceError) -> DiceProblem:
-        """Translate a dice error, keeping its position and expectations."""
-        return cls(
-            code=error.code,
-            message=error.message,
-            position=error.position,
-            expected=list(error.expected) if error.expected is not None else None,
-        )
 
-    @classmethod
-    def from_validation(cls, error: ValidationError) -> DiceProblem:
-        """An argument outside its bounds: the same code REST uses, `invalid_request`."""
-        details = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}"
-            for e in validation_errors(error)
-        )
-        return cls(code="invalid_request", message=details)
+def _same(name: str) -> str:
+    return name
 
 
 @strawberry.type(
-    description="A failure the caller can fix in a rules request: stable code, message."
+    description="A failure the caller can fix: a stable code, a message, and where: the "
+    "argument path (`field`, camelCase) or the position in a dice expression."
 )
 class Problem:
     code: str
     message: str
     field: str | None = None
+    position: int | None = None
+    expected: list[str] | None = None
 
     @classmethod
     def from_domain(cls, error: DomainError) -> Problem:
-        """Translate any domain error (rules packages, dice)."""
-        return cls(code=error.code, message=error.message)
+        """Translate any domain error (rules packages, dice), keeping where it went wrong."""
+        expected = list(error.expected) if error.expected is not None else None
+        return cls(
+            code=error.code, message=error.message, position=error.position, expected=expected
+        )
 
     @classmethod
-    def from_validation(cls, error: ValidationError) -> Problem:
-        """Arguments outside their bounds: code `invalid_request`, the first bad field named."""
+    def from_validation(cls, error: ValidationError, camel: bool = False) -> Problem:
+        """Arguments outside their bounds: code `invalid_request`, the first bad field named
+        (as GraphQL spells it when `camel`: use-case fields; else as the request model)."""
+        name = to_camel_case if camel else _same
         errors = validation_errors(error)
-        details = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'input'}: {e['msg']}" for e in errors
-        )
-        first = ".".join(str(p) for p in errors[0]["loc"]) if errors else None
+        details = "; ".join(f"{_path(e['loc'], name) or 'input'}: {e['msg']}" for e in errors)
+        first = _path(errors[0]["loc"], name) if errors else None
         return cls(code="invalid_request", message=details, field=first or None)

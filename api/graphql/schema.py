@@ -40,15 +40,14 @@ from api.graphql.errors import (
 from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
-from api.graphql.mazes import MazeDefinitionQuery
-from api.graphql.mutation import Mutation as DiceMutation
-from api.graphql.query import DiceQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationMutation, SimulationQuery, SimulationSubscription
 from api.graphql.tables import TablesMutation, TablesQuery
+from api.graphql.usecases import root_type
 from api.graphql.websockets import LegacyWSHandler, TransportWSHandler
 from api.publishable import PublishableScope
+from api.usecases.rows import ROWS
 from infra.settings import Settings
 
 MAX_DEPTH = 10
@@ -56,24 +55,25 @@ MAX_ALIASES = 8
 MAX_TOKENS = 2000
 PARSE_CACHE = 512
 
-# One root type, assembled from each area's queries (each in its own package).
+# One root type, assembled from the use-case rows and each hand-written area's queries.
+UseCaseQuery = root_type("UseCaseQuery", ROWS, "query")
+UseCaseMutation = root_type("UseCaseMutation", ROWS, "mutation")
 Query = merge_types(
     "Query",
     (
-        DiceQuery,
+        UseCaseQuery,
         MazeQuery,
         MazeRatsQuery,
         HazeQuery,
         SessionQuery,
         CampaignQuery,
         SimulationQuery,
-        MazeDefinitionQuery,
         TablesQuery,
     ),
 )
 Mutation = merge_types(
     "Mutation",
-    (DiceMutation, SessionMutation, CampaignMutation, SimulationMutation, TablesMutation),
+    (UseCaseMutation, SessionMutation, CampaignMutation, SimulationMutation, TablesMutation),
 )
 Subscriptions = merge_types(
     "Subscription", (Subscription, CampaignSubscription, SimulationSubscription)

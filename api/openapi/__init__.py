@@ -11,11 +11,11 @@ from functools import cache
 from http import HTTPStatus
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from pydantic import BaseModel
-from pydantic.json_schema import models_json_schema
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -49,19 +49,28 @@ def _version() -> str:
         return str(project["project"]["version"])
 
 
-def _bodies(operations: list[Operation]) -> tuple[dict[type[BaseModel], Schema], Schema]:
-    """Each body model's reference and every JSON Schema they need, hoisted to components."""
-    models = list(dict.fromkeys(op.body for op in operations if op.body is not None))
-    refs, top = models_json_schema([(m, "validation") for m in models], ref_template=REF_TEMPLATE)
-    by_model = {model: refs[(model, "validation")] for model in models}
-    return by_model, top.get("$defs", {})
+Refs = dict[tuple[type[BaseModel], JsonSchemaMode], Schema]
 
 
-def _responses(op: Operation) -> Schema:
+def _models(operations: list[Operation]) -> tuple[Refs, Schema]:
+    """Each body (validation) and result (serialization) model's reference, and every
+    JSON Schema they need, hoisted to named components."""
+    keys: list[tuple[type[BaseModel], JsonSchemaMode]] = [
+        *((op.body, "validation") for op in operations if op.body is not None),
+        *((op.result, "serialization") for op in operations if op.result is not None),
+    ]
+    refs, top = models_json_schema(list(dict.fromkeys(keys)), ref_template=REF_TEMPLATE)
+    return {(cast(type[BaseModel], m), mode): ref for (m, mode), ref in refs.items()}, top.get(
+        "$defs", {}
+    )
+
+
+def _responses(op: Operation, refs: Refs) -> Schema:
+    schema = op.response if op.result is None else refs[(op.result, "serialization")]
     out: Schema = {
         str(op.status): {
             "description": HTTPStatus(op.status).phrase,
-            "content": {op.media_type: {"schema": op.response}},
+            "content": {op.media_type: {"schema": schema}},
         }
     }
     for status in sorted(op.errors):
@@ -69,7 +78,7 @@ def _responses(op: Operation) -> Schema:
     return out
 
 
-def _operation(op: Operation, refs: dict[type[BaseModel], Schema]) -> Schema:
+def _operation(op: Operation, refs: Refs) -> Schema:
     out: Schema = {"operationId": op.operation_id, "summary": op.summary, "tags": [op.tag]}
     if op.description:
         out["description"] = op.description
@@ -78,9 +87,9 @@ def _operation(op: Operation, refs: dict[type[BaseModel], Schema]) -> Schema:
     if op.body is not None:
         out["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": refs[op.body]}},
+            "content": {"application/json": {"schema": refs[(op.body, "validation")]}},
         }
-    out["responses"] = _responses(op)
+    out["responses"] = _responses(op, refs)
     if op.session_token:
         out["security"] = [{"ApiKey": [], "SessionToken": []}]
     return out
@@ -89,7 +98,7 @@ def _operation(op: Operation, refs: dict[type[BaseModel], Schema]) -> Schema:
 def build(operations: list[Operation] | None = None) -> Schema:
     """The OpenAPI document (a fresh dict, in a stable order)."""
     ops = all_operations() if operations is None else operations
-    refs, defs = _bodies(ops)
+    refs, defs = _models(ops)
     paths: Schema = {}
     for op in sorted(ops, key=lambda o: (o.path, o.method)):
         paths.setdefault(op.path, {})[op.method] = _operation(op, refs)

@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from api.models import (
-    CommitmentRequest,
-    FairRollRequest,
-    ProbabilityRequest,
-    RevealRequest,
-    RollRequest,
-    VerifyRequest,
-)
 from api.openapi.campaigns import campaign_operations
-from api.openapi.mazes import maze_operations
-from api.openapi.rules import BODY_ERRORS, SEEDED, rules_operations
+from api.openapi.rules import BODY_ERRORS, rules_operations
 from api.openapi.spec import Operation, Param, obj
 from api.openapi.tokens import (
     FIRST_TOKENS,
@@ -22,22 +13,17 @@ from api.openapi.tokens import (
     REVOKE_NOTE,
     table_operations,
 )
+from api.openapi.usecases import operations
 from api.sessions.commands import CommandBody
 from api.sessions.requests import SESSION_ID, CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import MAX_PAGE
 from api.simulations import MAX_GAMES, TUNING_BUDGET, SimulationRequest, TuningRequest
 from api.tables import CreateJoinCode
+from api.usecases.rows import ROWS
 
-# Dice expressions add 400 (syntax error); fair rolls add 409 (commitment refused).
-DICE_ERRORS = (400, *BODY_ERRORS)
-FAIR_ERRORS = (400, 409, *BODY_ERRORS)
 # Session calls add a refused role (403), an unknown session (404) and a conflict (409).
 SESSION_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
 
-ROLL = obj("expression:string", "total:integer", "dice:array", "seed:string", "render:object")
-REPORT = obj("expression:string", "min:integer", "max:integer", "mean", "distribution")
-COMMITMENT = obj("commitment_id:string", "hash:string", "algorithm:string", "expires_at:integer")
-REVEALED = obj("commitment_id:string", "server_seed:string", "hash:string")
 SESSION_ID_PARAM = Param(
     "session_id", "path", {"type": "string", "pattern": SESSION_ID}, "The session's id."
 )
@@ -50,29 +36,6 @@ AFTER_PARAM = Param(
 LIMIT_PARAM = Param(
     "limit", "query", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, "Page size."
 )
-
-
-def dice_operations() -> list[Operation]:
-    """Rolls, exact distributions and provably fair rolls."""
-    post = "post"
-    return [
-        Operation(post, "/v1/dice/roll", "diceRoll", "Roll a dice expression", "dice",
-                  RollRequest, ROLL, errors=DICE_ERRORS, description=SEEDED),
-        Operation(post, "/v1/dice/probability", "diceProbability",
-                  "Exact distribution of an expression", "dice", ProbabilityRequest, REPORT,
-                  errors=DICE_ERRORS),
-        Operation(post, "/v1/dice/fair/commitments", "fairCommitment",
-                  "Commit to a fresh server seed", "fair", CommitmentRequest, COMMITMENT,
-                  status=201, errors=BODY_ERRORS),
-        Operation(post, "/v1/dice/fair/roll", "fairRoll", "Roll under a commitment", "fair",
-                  FairRollRequest, ROLL, errors=FAIR_ERRORS),
-        Operation(post, "/v1/dice/fair/reveal", "fairReveal",
-                  "Reveal an expired commitment's server seed", "fair", RevealRequest,
-                  REVEALED, errors=FAIR_ERRORS),
-        Operation(post, "/v1/dice/verify", "fairVerify", "Recompute a provably fair roll",
-                  "fair", VerifyRequest, obj("roll:object", "hash_matches:boolean?"),
-                  errors=DICE_ERRORS),
-    ]  # fmt: skip
 
 
 def session_operations() -> list[Operation]:
@@ -171,11 +134,10 @@ def simulation_operations() -> list[Operation]:
 def all_operations() -> list[Operation]:
     """Every REST operation, in a stable order."""
     return [
-        *dice_operations(),
+        *operations(ROWS),
         *rules_operations(),
         *session_operations(),
         *campaign_operations(),
-        *maze_operations(),
         *simulation_operations(),
         *table_operations(),
     ]

@@ -81,4 +81,5 @@ class Operation:
     session_token: bool = False
     description: str = ""
     media_type: str = "application/json"
+    result: type[BaseModel] | None = None  # a named schema, replacing `response`
     extra: dict[str, Any] = field(default_factory=dict)

@@ -1,31 +1,19 @@
-"""REST endpoints, mounted under /v1."""
+"""REST endpoints, mounted under /v1: the use-case rows, then the hand-written areas."""
 
 from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import (
-    campaigns,
-    dice,
-    fair,
-    haze,
-    maze,
-    mazerats,
-    mazes,
-    sessions,
-    simulations,
-    tables,
-)
+from api.rest import campaigns, haze, maze, mazerats, sessions, simulations, tables, usecases
+from api.usecases.rows import ROWS
 
 routes: list[BaseRoute] = [
-    *dice.routes,
-    *fair.routes,
+    *usecases.routes(ROWS),
     *maze.routes,
     *mazerats.routes,
     *haze.routes,
     *sessions.routes,
     *campaigns.routes,
-    *mazes.routes,
     *simulations.routes,
     *tables.routes,
 ]

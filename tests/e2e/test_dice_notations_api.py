@@ -36,16 +36,16 @@ def rest_roll(client: httpx.Client, expression: str, **extra: Any) -> dict[str, 
     return body
 
 
-GQL_ROLL = """query($e: String!, $s: String) { roll(expression: $e, seed: $s) {
+GQL_ROLL = """query($e: String!, $s: String) {
+  roll(expression: $e, seed: $s, render: [FOUNDRY, DICE_SO_NICE]) {
     __typename
-    ... on RollResult { total seed dice { face value active flags label } canonical foundry
-                        diceSoNice }
-    ... on DiceProblem { code message position expected } } }"""
+    ... on RollResult { total seed dice { face value active flags label } foundry diceSoNice }
+    ... on Problem { code message position expected } } }"""
 
 GQL_PROBABILITY = """query($e: String!) { probability(expression: $e) {
     __typename
-    ... on Probability { exact distribution { value probability } }
-    ... on DiceProblem { code message } } }"""
+    ... on ProbabilityReport { exact distribution { value fraction } }
+    ... on Problem { code message } } }"""
 
 
 @pytest.mark.parametrize(("expression", "value", "fraction"), NOTATIONS)
@@ -68,10 +68,15 @@ def test_each_new_notation_rolls_and_has_exact_odds_over_graphql(
 ) -> None:
     rolled = graphql(client, GQL_ROLL, e=expression, s="issue-19")["roll"]
     assert rolled["__typename"] == "RollResult", rolled
-    assert rolled["canonical"] == rest_roll(client, expression, seed="issue-19")
+    rest = rest_roll(client, expression, seed="issue-19")
+    assert rolled["total"] == rest["total"]
+    assert [(d["face"], d["value"], d["label"]) for d in rolled["dice"]] == [
+        (d["face"], d["value"], d.get("label")) for d in rest["dice"]
+    ]
+    assert rolled["foundry"]["total"] == rolled["total"]
     report = graphql(client, GQL_PROBABILITY, e=expression)["probability"]
-    assert report["__typename"] == "Probability", report
-    points = {p["value"]: p["probability"] for p in report["distribution"]}
+    assert report["__typename"] == "ProbabilityReport", report
+    points = {p["value"]: p["fraction"] for p in report["distribution"]}
     assert points[value] == fraction
 
 
@@ -119,7 +124,7 @@ def test_bad_new_notation_is_a_problem_with_a_stable_code(
         assert response.headers["content-type"].startswith(PROBLEM)
         assert response.json()["code"] == code
     rolled = graphql(client, GQL_ROLL, e=expression)["roll"]
-    assert rolled["__typename"] == "DiceProblem" and rolled["code"] == code
+    assert rolled["__typename"] == "Problem" and rolled["code"] == code
 
 
 def test_ambiguous_spellings_name_both_readings(client: httpx.Client) -> None:

@@ -7,7 +7,7 @@ with queries that hypothesis-graphql generates from the schema (bounded: a fixed
 of derandomized examples per field), and each answer must come without a 5xx, without a
 GraphQL error that schemathesis counts as a server error or a schema violation (a null in
 a non-null field), and without the masked "Internal error." that stands for an exception
-escaping a resolver. Expected failures are `Problem`/`DiceProblem` union members, and a
+escaping a resolver. Expected failures are `Problem` union members, and a
 query the server refuses on its shape (the depth, alias and token limits) is a readable
 client error, so neither trips the checks.
 

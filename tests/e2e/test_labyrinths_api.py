@@ -1,4 +1,4 @@
-"""Maze definitions through the running server: the presets and checking a custom one."""
+"""Labyrinth definitions through the running server: the presets and checking a custom one."""
 
 from __future__ import annotations
 
@@ -19,8 +19,12 @@ CUSTOM: dict[str, Any] = {
 }
 
 
+def test_the_old_maze_paths_are_gone(client: httpx.Client) -> None:
+    assert client.get("/v1/mazes/presets").status_code == 404
+
+
 def test_the_presets_are_listed_with_their_definitions(client: httpx.Client) -> None:
-    response = client.get("/v1/mazes/presets")
+    response = client.get("/v1/labyrinths/presets")
     assert response.status_code == 200
     presets = {p["name"]: p for p in response.json()["presets"]}
     assert {"enchanted_forest_v1", "enchanted_forest_v2", "standard_deck"} <= set(presets)
@@ -28,7 +32,7 @@ def test_the_presets_are_listed_with_their_definitions(client: httpx.Client) -> 
     assert forest["dc"] == 13 and forest["definition"]["deck"]["right_path"] == 5
     # Every preset's definition is itself a valid definition and starts a session.
     for preset in presets.values():
-        checked = client.post("/v1/mazes/validate", json={"definition": preset["definition"]})
+        checked = client.post("/v1/labyrinths/validate", json={"definition": preset["definition"]})
         assert checked.json()["valid"], checked.text
     party = [{"id": "p1", "name": "Ash"}]
     started = client.post("/v1/sessions", json={"definition": forest["definition"], "party": party})
@@ -38,7 +42,7 @@ def test_the_presets_are_listed_with_their_definitions(client: httpx.Client) -> 
 def test_a_custom_definition_is_checked_with_its_problems_and_warnings(
     client: httpx.Client,
 ) -> None:
-    ok = client.post("/v1/mazes/validate", json={"definition": CUSTOM}).json()
+    ok = client.post("/v1/labyrinths/validate", json={"definition": CUSTOM}).json()
     assert ok["valid"] and ok["problems"] == [] and ok["warnings"] == []
     assert ok["definition"]["variant"] == "v2"  # normalised: defaults filled in
     party = [{"id": "p1", "name": "Ash"}]
@@ -46,29 +50,31 @@ def test_a_custom_definition_is_checked_with_its_problems_and_warnings(
     assert started.status_code == 201, started.text
 
     broken = {**CUSTOM, "dc": 0, "trap_table": {"die": "1d6 >= 3", "entries": [{"low": 1}]}}
-    bad = client.post("/v1/mazes/validate", json={"definition": broken}).json()
+    bad = client.post("/v1/labyrinths/validate", json={"definition": broken}).json()
     assert not bad["valid"] and bad["definition"] is None
     assert {(p["field"], p["code"]) for p in bad["problems"]} >= {
         ("dc", "greater_than_equal"),
         ("trap_table.entries.0.high", "missing"),
     }
     unwinnable = {**CUSTOM, "victory": {"right_paths": 9}}
-    warned = client.post("/v1/mazes/validate", json={"definition": unwinnable}).json()
+    warned = client.post("/v1/labyrinths/validate", json={"definition": unwinnable}).json()
     assert warned["valid"] and [w["code"] for w in warned["warnings"]] == ["victory_unreachable"]
-    refused = client.post("/v1/mazes/validate", content=b"{not json")
+    refused = client.post("/v1/labyrinths/validate", content=b"{not json")
     assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
 
 
-def test_maze_definitions_over_graphql(client: httpx.Client) -> None:
+def test_labyrinth_definitions_over_graphql(client: httpx.Client) -> None:
     query = """query($d: JSON) {
-      mazePresets { name title dc variant definition }
-      validateMazeDefinition(definition: $d) {
-        valid definition problems { field code message } warnings { code } } }"""
+      labyrinthPresets { ... on LabyrinthPresets { presets { name title dc variant definition } } }
+      validateLabyrinthDefinition(definition: $d) { ... on LabyrinthDefinitionReport {
+        valid definition problems { field code message } warnings { code } } } }"""
     response = client.post("/graphql", json={"query": query, "variables": {"d": CUSTOM}})
     assert response.status_code == 200 and "errors" not in response.json(), response.text
     data = response.json()["data"]
-    assert "enchanted_forest_v2" in [p["name"] for p in data["mazePresets"]]
-    assert data["validateMazeDefinition"]["valid"]
+    assert "enchanted_forest_v2" in [p["name"] for p in data["labyrinthPresets"]["presets"]]
+    assert data["validateLabyrinthDefinition"]["valid"]
+    rest = client.post("/v1/labyrinths/validate", json={"definition": CUSTOM}).json()
+    assert data["validateLabyrinthDefinition"]["definition"] == rest["definition"]
     nothing = client.post("/graphql", json={"query": query, "variables": {"d": None}}).json()
-    report = nothing["data"]["validateMazeDefinition"]
+    report = nothing["data"]["validateLabyrinthDefinition"]
     assert not report["valid"] and report["problems"][0]["code"] == "model_type"

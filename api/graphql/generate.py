@@ -1,0 +1,164 @@
+"""GraphQL types generated from pydantic models: outputs, inputs and enums.
+
+An output type resolves its fields by attribute on the pydantic instance the service
+returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
+are camelCased by the schema. `Literal`s become enums; `LongInt` the `Long` scalar;
+`FreeForm` the `JSON` scalar, recorded in FREE_FORM_FIELDS as a documented exception.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from typing import Any
+
+import strawberry
+from pydantic import BaseModel
+from strawberry.scalars import JSON
+from strawberry.types.unset import UNSET
+from strawberry.utils.str_converters import to_camel_case
+
+from api.graphql.scalars import Long
+from api.usecases.markers import FREE_FORM, LONG, Named
+
+_OUTPUTS: dict[type[BaseModel], Any] = {}
+_INPUTS: dict[type[BaseModel], Any] = {}
+_ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
+# Schema coordinates of every generated JSON field or argument ("Type.fieldName",
+# "Query.fieldName(argName)"): the documented free-form exceptions.
+FREE_FORM_FIELDS: set[str] = set()
+_PLAIN = (str, float, bool)
+
+
+def _pascal(name: str) -> str:
+    camel = to_camel_case(name)
+    return camel[:1].upper() + camel[1:]
+
+
+def _enum(name: str, values: tuple[str, ...]) -> Any:
+    found = _ENUMS.get(name)
+    if found is not None:
+        if found[1] != values:
+            raise TypeError(f"enum {name} declared with two value sets")
+        return found[0]
+    members = {value.upper(): value for value in values}
+    made: Any = strawberry.enum(enum.Enum(name, members, type=str), name=name)  # type: ignore[call-overload]
+    _ENUMS[name] = (made, values)
+    return made
+
+
+def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
+    """The strawberry annotation of a pydantic annotation; `where` is Type.field."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return convert(typing.get_args(tp)[0], [*meta, *tp.__metadata__], where, is_input)
+    if FREE_FORM in meta:
+        owner, _, field = where.partition(".")
+        FREE_FORM_FIELDS.add(f"{owner}.{to_camel_case(field)}")
+        return JSON | None if tp is Any else JSON
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(members) != 1:
+            raise TypeError(f"{where}: only `X | None` unions map to GraphQL")
+        inner = convert(members[0], meta, where, is_input)
+        return inner | None
+    if origin is typing.Literal:
+        named = [m.name for m in meta if isinstance(m, Named)]
+        owner, _, field = where.partition(".")
+        return _enum(named[0] if named else owner + _pascal(field), typing.get_args(tp))
+    if origin is list:
+        return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return input_type(tp) if is_input else output_type(tp)
+    if tp is int:
+        return Long if LONG in meta else int
+    if tp in _PLAIN:
+        return tp
+    raise TypeError(f"{where}: no GraphQL type for {tp!r} (mark free-form fields FreeForm)")
+
+
+def _description(model: type[BaseModel]) -> str | None:
+    doc = (model.__doc__ or "").strip()
+    return " ".join(doc.split()) or None
+
+
+def output_type(model: type[BaseModel]) -> Any:
+    """The GraphQL object type of `model`, named as the model (built once)."""
+    found = _OUTPUTS.get(model)
+    if found is not None:
+        return found
+    model.model_rebuild()  # resolves forward references (self-referring models)
+    cls: Any = type(model.__name__, (), {"__module__": __name__})
+    _OUTPUTS[model] = cls  # before the fields: models may refer to themselves
+    cls.__annotations__ = {
+        name: convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", False)
+        for name, info in model.model_fields.items()
+    }
+    cls.is_type_of = classmethod(lambda _cls, obj, _info: isinstance(obj, model))
+    return strawberry.type(cls, name=model.__name__, description=_description(model))
+
+
+def input_type(model: type[BaseModel]) -> Any:
+    """The GraphQL input type of a nested request model, `<Model>Input` (built once)."""
+    found = _INPUTS.get(model)
+    if found is not None:
+        return found
+    model.model_rebuild()
+    cls: Any = type(f"{model.__name__}Input", (), {"__module__": __name__})
+    _INPUTS[model] = cls
+    annotations = {}
+    for name, info in model.model_fields.items():
+        where = f"{model.__name__}Input.{name}"
+        annotations[name] = convert(info.annotation, list(info.metadata), where, True)
+        if not info.is_required():
+            setattr(cls, name, UNSET)
+    cls.__annotations__ = annotations
+    name = f"{model.__name__}Input"
+    return strawberry.input(cls, name=name, description=_description(model))
+
+
+def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
+    """(name, annotation, default) of each field of a request model, as GraphQL arguments.
+
+    A scalar default is shown in the schema; other defaults are UNSET (left to pydantic):
+    the argument is then nullable, and `without_nulls` drops its null.
+    """
+    out = []
+    for name, info in model.model_fields.items():
+        annotation = convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", True)
+        default: Any = UNSET
+        if not info.is_required():
+            value = info.default  # PydanticUndefined under a default_factory
+            if value is None or isinstance(value, int | str | float):
+                default = value
+            else:  # a list or model default: an optional argument, null meaning absent
+                annotation = annotation | None
+        out.append((name, annotation, default))
+    return out
+
+
+def plain(value: Any) -> Any:
+    """A GraphQL argument value as the JSON-like value the request model validates."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            f.name: plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if getattr(value, f.name) is not UNSET
+        }
+    return value
+
+
+def without_nulls(model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
+    """`given` less the nulls of arguments whose default is not null (taken as absent)."""
+    fields = model.model_fields
+    return {
+        k: v
+        for k, v in given.items()
+        if v is not None or fields[k].is_required() or fields[k].default is None
+    }

@@ -1,0 +1,124 @@
+"""The dice use cases: rolls, exact distributions and the provably fair flow.
+
+The API supplies what the pure services may not take for themselves: a fresh seed when
+the caller gives none, the secret key, and the clock (`now`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from api.models import (
+    CommitmentRequest,
+    FairRollRequest,
+    ProbabilityRequest,
+    Rendering,
+    RevealRequest,
+    RollRequest,
+    VerifyRequest,
+)
+from api.usecases import dice_results as out
+from api.usecases.table import Call, UseCase
+from services.dice import (
+    RollResult,
+    fair,
+    new_seed,
+    probability,
+    render_dice_so_nice,
+    render_foundry,
+    roll,
+    seeded_rng,
+)
+
+RENDERERS: dict[Rendering, Callable[[RollResult], dict[str, Any]]] = {
+    "foundry": render_foundry,
+    "dice_so_nice": render_dice_so_nice,
+}
+SEEDED = (
+    "Without `seed` the service picks one and returns it: the same expression and seed "
+    "always give the same dice."
+)
+# Dice expressions add 400 (syntax error); fair rolls add 409 (commitment refused).
+DICE_ERRORS = (400, 401, 413, 422, 429)
+FAIR_ERRORS = (400, 401, 409, 413, 422, 429)
+
+
+def now() -> int:
+    """The current unix time in seconds; the only clock the dice use cases read."""
+    return int(time.time())
+
+
+def roll_result(
+    result: RollResult, renders: tuple[Rendering, ...] | list[Rendering] = ()
+) -> out.RollResult:
+    """A rolled result as its model, with each requested rendering under its own key."""
+    data = result.to_dict()
+    for name in dict.fromkeys(renders):
+        data[name] = RENDERERS[name](result)
+    return out.RollResult.model_validate(data)
+
+
+def roll_dice(request: RollRequest, call: Call) -> out.RollResult:
+    """A seeded roll; the seed is in the answer so it can always be replayed."""
+    seed = request.seed if request.seed is not None else new_seed()
+    return roll_result(roll(request.expression, seeded_rng(seed)), request.render)
+
+
+def distribution(request: ProbabilityRequest, call: Call) -> out.ProbabilityReport:
+    """The exact distribution report; percentiles as a list, like every other table."""
+    data = probability(request.expression).to_dict()
+    data["percentiles"] = [{"percent": int(p), "value": v} for p, v in data["percentiles"].items()]
+    return out.ProbabilityReport.model_validate(data)
+
+
+def create_commitment(request: CommitmentRequest, call: Call) -> out.Commitment:
+    """Commit to a fresh server seed valid for ttl_seconds from now."""
+    issued = fair.issue_commitment(call.settings.secret_key_bytes, now(), request.ttl_seconds)
+    return out.Commitment.model_validate(issued.to_dict())
+
+
+def fair_roll(request: FairRollRequest, call: Call) -> out.RollResult:
+    """A roll decided by server seed + client seed + nonce under a live commitment."""
+    key = call.settings.secret_key_bytes
+    args = (request.commitment_id, request.client_seed, request.nonce, request.expression)
+    return roll_result(fair.fair_roll(key, *args, now()), request.render)
+
+
+def reveal(request: RevealRequest, call: Call) -> out.Reveal:
+    """The server seed of an expired commitment and the hash it was committed under."""
+    seed = fair.reveal(call.settings.secret_key_bytes, request.commitment_id, now())
+    return out.Reveal(
+        commitment_id=request.commitment_id, server_seed=seed, hash=fair.seed_hash(seed)
+    )
+
+
+def verify(request: VerifyRequest, call: Call) -> out.Verification:
+    """Recompute a fair roll from its revealed inputs and check the commitment hash."""
+    args = (request.server_seed, request.client_seed, request.nonce, request.hash)
+    checked = fair.verify(request.expression, *args)
+    return out.Verification(roll=roll_result(checked.roll), hash_matches=checked.hash_matches)
+
+
+ROWS: tuple[UseCase, ...] = (
+    UseCase("diceRoll", "POST", "/dice/roll", "query", "roll", RollRequest, out.RollResult,
+            roll_dice, "Roll a dice expression", "dice", errors=DICE_ERRORS,
+            description=SEEDED, cpu=True, rolls=True),
+    UseCase("diceProbability", "POST", "/dice/probability", "query", "probability",
+            ProbabilityRequest, out.ProbabilityReport, distribution,
+            "Exact distribution of an expression", "dice", errors=DICE_ERRORS,
+            concurrency=2),
+    UseCase("fairCommitment", "POST", "/dice/fair/commitments", "mutation",
+            "create_commitment", CommitmentRequest, out.Commitment, create_commitment,
+            "Commit to a fresh server seed", "fair", status=201),
+    UseCase("fairRoll", "POST", "/dice/fair/roll", "mutation", "fair_roll",
+            FairRollRequest, out.RollResult, fair_roll, "Roll under a commitment", "fair",
+            errors=FAIR_ERRORS, cpu=True, rolls=True),
+    UseCase("fairReveal", "POST", "/dice/fair/reveal", "mutation", "reveal_commitment",
+            RevealRequest, out.Reveal, reveal, "Reveal an expired commitment's server seed",
+            "fair", errors=FAIR_ERRORS),
+    UseCase("fairVerify", "POST", "/dice/verify", "query", "verify_roll", VerifyRequest,
+            out.Verification, verify, "Recompute a provably fair roll", "fair",
+            errors=DICE_ERRORS, cpu=True),
+)  # fmt: skip

@@ -1,0 +1,8 @@
+"""Every use case the adapters serve, area by area, in a stable order."""
+
+from __future__ import annotations
+
+from api.usecases import dice, labyrinths
+from api.usecases.table import UseCase
+
+ROWS: tuple[UseCase, ...] = (*dice.ROWS, *labyrinths.ROWS)

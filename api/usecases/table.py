@@ -1,0 +1,75 @@
+"""The use-case table: one frozen row per use case, read by every transport adapter.
+
+A row names the use case once: its REST method and path, its GraphQL field, the pydantic
+request and result models, the service callable and who may call it. The REST adapter
+(api/rest/usecases.py), the GraphQL field factory (api/graphql/usecases.py) and the
+OpenAPI generator (api/openapi/usecases.py) read nothing else.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from infra.settings import Settings
+
+GraphQLKind = Literal["query", "mutation"]
+
+
+class Result(BaseModel):
+    """Base of the result models: built from the services' own JSON, never coerced."""
+
+    model_config = ConfigDict(frozen=True, strict=True)
+
+
+class Access(enum.Enum):
+    """Who may call a use case (the middleware checks the key before any adapter runs)."""
+
+    # Any caller the API-key middleware let through (every key, or none in development).
+    CLIENT = "client"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """What a service callable may read of the request besides its model: never I/O."""
+
+    settings: Settings
+
+
+# A service callable: the validated request (None for a row without one) and the call.
+Service = Callable[[Any, Call], BaseModel]
+
+
+@dataclass(frozen=True, slots=True)
+class UseCase:
+    """One use case, declared once.
+
+    `name` is the OpenAPI operationId; `graphql` the root type (None: REST only) and
+    `field` the GraphQL field name (snake_case, camelCased by the schema). `request` is
+    None for a call without input (a GET). `cpu` runs the service in the threadpool,
+    `concurrency` bounds how many run at once (process-wide). `rolls` counts a dice roll
+    in the metrics. `price` is what the rate limiter will spend (a placeholder: 1).
+    """
+
+    name: str
+    method: Literal["GET", "POST"]
+    path: str  # under /v1, e.g. "/dice/roll"
+    graphql: GraphQLKind | None
+    field: str
+    request: type[BaseModel] | None
+    result: type[BaseModel]
+    service: Service
+    summary: str
+    tag: str
+    access: Access = Access.CLIENT
+    status: int = 200
+    errors: tuple[int, ...] = (401, 413, 422, 429)
+    description: str = ""
+    cpu: bool = False
+    concurrency: int | None = None
+    rolls: bool = False
+    price: int = 1
