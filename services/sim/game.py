@@ -85,10 +85,16 @@ def play(
     order = sorted(range(m.members), key=lambda i: -inits[i])
     unavailable: set[Action] = set()
     if m.remove_for_large_party and m.members in (4, 5):
-        dice = [int(u() * 6) + 1, int(u() * 6) + 1] if m.members == 4 else [int(u() * 4) + 1]
-        for r in dice:
-            if r <= len(LOCKED_ACTIONS):
-                unavailable.add(LOCKED_ACTIONS[r - 1])
+        sides, count = (6, 2) if m.members == 4 else (4, 1)
+        for _ in range(count):
+            while True:
+                r = int(u() * sides) + 1
+                named = LOCKED_ACTIONS[r - 1] if r <= len(LOCKED_ACTIONS) else None
+                if named is not None and named not in unavailable:
+                    unavailable.add(named)
+                    break
+                if not m.removal_reroll:
+                    break
     available = FREE_ALL - unavailable
     locked: set[Action] = set()
     asleep: dict[int, int] = {}

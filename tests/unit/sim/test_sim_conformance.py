@@ -14,6 +14,7 @@ from multiprocessing import get_context
 import numpy as np
 import pytest
 
+from services.labyrinth import PartyMember
 from services.sim.game import GameResult, play, uniforms
 from services.sim.policies import get_policy
 from services.sim.reference import play_engine
@@ -22,12 +23,22 @@ from services.sim.stats import Tally
 
 GAMES = 20_000
 CHUNK = 1_000
-CASES = [("blind", "enchanted_forest_v1"), ("greedy", "enchanted_forest_v2")]
+# (policy, preset, party size): four members in v1 play with two actions removed.
+CASES = [
+    ("blind", "enchanted_forest_v1", 3),
+    ("greedy", "enchanted_forest_v2", 3),
+    ("greedy", "enchanted_forest_v1", 4),
+]
 
 
-def _engine_chunk(args: tuple[str, str, int]) -> list[GameResult]:
-    policy, preset, start = args
-    spec = SimulationSpec(preset=preset, policy=policy)
+def _spec(policy: str, preset: str, members: int) -> SimulationSpec:
+    party = tuple(PartyMember(id=f"p{i}", name=f"Runner {i}") for i in range(1, members + 1))
+    return SimulationSpec(preset=preset, policy=policy, party=party)
+
+
+def _engine_chunk(args: tuple[str, str, int, int]) -> list[GameResult]:
+    policy, preset, members, start = args
+    spec = _spec(policy, preset, members)
     maze, combat, chosen = spec.maze(), spec.combat_model(), get_policy(policy)
     return [
         play_engine(maze, spec.party, chosen, combat, f"conformance/{i}")
@@ -43,11 +54,11 @@ def _moments(values: list[float]) -> tuple[float, float]:
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize(("policy", "preset"), CASES)
+@pytest.mark.parametrize(("policy", "preset", "members"), CASES)
 def test_fast_simulator_agrees_with_the_engine_within_4_standard_errors(
-    policy: str, preset: str
+    policy: str, preset: str, members: int
 ) -> None:
-    spec = SimulationSpec(preset=preset, policy=policy)
+    spec = _spec(policy, preset, members)
     fast: list[GameResult] = []
     tally = Tally()
     compiled = spec.compiled()
@@ -58,7 +69,9 @@ def test_fast_simulator_agrees_with_the_engine_within_4_standard_errors(
         tally.add(r)
     assert run_games(compiled, policy, 10, 1).games == 10
     with get_context("fork").Pool(2) as pool:
-        chunks = pool.map(_engine_chunk, [(policy, preset, s) for s in range(0, GAMES, CHUNK)])
+        chunks = pool.map(
+            _engine_chunk, [(policy, preset, members, s) for s in range(0, GAMES, CHUNK)]
+        )
     engine = [r for chunk in chunks for r in chunk]
     assert len(engine) == GAMES
     metrics: dict[str, Callable[[GameResult], float]] = {
