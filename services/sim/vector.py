@@ -22,6 +22,7 @@ from services.sim.stats import Tally
 from services.sim.vpolicies import NO_ACTION, VectorPolicy
 
 RIVER = 3
+BATCH_GAMES = 50_000  # a batch's arrays take a few hundred bytes a game
 HEAD = 4  # room above the top for cards put back on top before the row is rebuilt
 FORGE, SCOUT, ELEMENTARY, CAREFUL, BOOST = range(5)
 ALL_ACTIONS = 0b11111
@@ -56,9 +57,10 @@ class Batch:
     # batch has ended: dropping them costs a copy of every array.
     COMPACT_AT = 0.3
 
-    def __init__(self, m: CompiledMaze, policy: VectorPolicy, games: int, seed: int) -> None:
-        self.m, self.policy = m, policy
-        self.rng = np.random.Generator(np.random.PCG64(seed))
+    def __init__(
+        self, m: CompiledMaze, policy: VectorPolicy, games: int, rng: np.random.Generator
+    ) -> None:
+        self.m, self.policy, self.rng = m, policy, rng
         n = games
         self.width = len(m.deck) + sum(m.pool) + 2 * RIVER
         deck_counts = np.bincount(np.array(m.deck, dtype=np.int64), minlength=4)
@@ -521,7 +523,14 @@ def _histogram(values: Ints) -> Counter[int]:
 def run_batch(
     m: CompiledMaze, policy: VectorPolicy, games: int, seed: int, max_turns: int = 500
 ) -> Tally:
-    """Play `games` games from one seed; the same arguments give the same tally."""
-    batch = Batch(m, policy, games, seed)
-    batch.run(max_turns)
-    return batch.tally()
+    """Play `games` games from one seed; the same arguments give the same tally.
+
+    In batches of at most BATCH_GAMES, so memory stays bounded for any number of games.
+    """
+    rng = np.random.Generator(np.random.PCG64(seed))
+    total = Tally()
+    for start in range(0, games, BATCH_GAMES):
+        batch = Batch(m, policy, min(BATCH_GAMES, games - start), rng)
+        batch.run(max_turns)
+        total = total.merge(batch.tally())
+    return total

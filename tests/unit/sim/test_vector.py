@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from services.labyrinth import PRESETS, PartyMember
+from services.sim import vector
 from services.sim.game import play, uniforms
 from services.sim.policies import get_policy
 from services.sim.runner import SimulationSpec
 from services.sim.stats import Tally
 from services.sim.vector import run_batch
-from services.sim.vpolicies import Greedy, vector_form
+from services.sim.vpolicies import Blind, Greedy, vector_form
 from tests.unit.sim.agreement import assert_agree
 
 GAMES = 10_000
@@ -74,3 +75,15 @@ def test_the_same_seed_gives_the_same_tally_and_games_end_at_the_turn_limit() ->
     capped = run_batch(compiled, Greedy(), 3_000, 5, max_turns=6)
     assert capped.games == 3_000 and max(capped.turns) == 6
     assert 0 < capped.outcomes["turn_limit"] <= capped.turns[6]
+
+
+def test_a_run_larger_than_a_batch_plays_every_game_in_bounded_batches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    compiled = SimulationSpec(preset="enchanted_forest_v1").compiled()
+    whole = run_batch(compiled, Blind(), 2_000, 9)
+    monkeypatch.setattr(vector, "BATCH_GAMES", 700)
+    split = run_batch(compiled, Blind(), 2_000, 9)
+    assert split.games == 2_000 and sum(split.turns.values()) == 2_000
+    assert split == run_batch(compiled, Blind(), 2_000, 9) and split != whole
+    assert_agree(split, whole, "batches of 700")
