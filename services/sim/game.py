@@ -1,8 +1,9 @@
-"""The fast game loop: one labyrinth game on card kinds, following services/labyrinth's rules.
+"""The scalar game loop: one labyrinth game on card kinds, following services/labyrinth's rules.
 
 Zones hold kind codes (cards of one kind are interchangeable for every rule), the deck's
 top is the END of its list, and the river is split into face-down cards, face-up cards
-and a count of stuck Dead Ends. docs/SIMULATION.md maps each step to the engine.
+and a count of stuck Dead Ends. docs/SIMULATION.md maps each step to the engine. It plays
+any registered policy; the built-in ones run vectorised (`vector.py`) by the same rules.
 """
 
 from __future__ import annotations
