@@ -31,7 +31,7 @@ JOB_WORKERS = 2
 JOB_TIMEOUT = 100.0  # seconds: the bench stays bounded
 
 FAST_GAMES = 20_000
-REPEATS = 3
+REPEATS = 5
 
 
 def _rate(n: int, run: object) -> float:

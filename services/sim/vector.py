@@ -1,17 +1,13 @@
 """The vectorised game loop: a batch of labyrinth games, one turn of every running game per step.
 
-The same rules as `game.py` (and so as services/labyrinth), on numpy arrays. Cards of one
-kind are interchangeable for every rule, so each game's deck is a row of kind codes
-(top at column `top`, bottom before `end`), and the discard pile — only ever used
-shuffled — is a count per kind. The river is the face-down cards in river order, the
-count of stuck Dead Ends, and the face-up cards waiting to be discarded at the turn's end.
-Games that end leave the batch, so a step costs in proportion to the games still running.
+The same rules as `game.py` (and so as services/labyrinth), on numpy arrays; the card
+zones and their moves are `vzones.py`. Games that end leave the batch, so a step costs
+in proportion to the games still running.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,31 +16,15 @@ from services.sim.game import DEFEATED, ESCAPED_KILL, ESCAPED_PATHS, NO_CARDS, O
 from services.sim.model import DE, MO, RP, SLEEP, SLOWING, TR, CompiledMaze
 from services.sim.stats import Tally
 from services.sim.vpolicies import NO_ACTION, VectorPolicy
+from services.sim.vzones import HEAD, RIVER, Ints, Zones, counts, onehot
 
-RIVER = 3
 BATCH_GAMES = 50_000  # a batch's arrays take a few hundred bytes a game
-HEAD = 4  # room above the top for cards put back on top before the row is rebuilt
 FORGE, SCOUT, ELEMENTARY, CAREFUL, BOOST = range(5)
 ALL_ACTIONS = 0b11111
-KINDS = np.arange(4)
-Ints = NDArray[np.int64]
+TURN_ORDER = frozenset({"order", "turn_index", "asleep", "locked", "available"})
 
 
-def _onehot(kinds: NDArray[Any], valid: NDArray[np.bool_]) -> Ints:
-    counts: Ints = ((kinds[:, None] == KINDS) & valid[:, None]).astype(np.int64)
-    return counts
-
-
-def _counts(kinds: NDArray[Any], valid: NDArray[np.bool_]) -> Ints:
-    """Per row, how many valid cells hold each kind (one bincount over the batch)."""
-    n = len(kinds)
-    rows = np.broadcast_to(np.arange(n)[:, None] * 4, kinds.shape)
-    flat = np.bincount((rows + kinds)[valid], minlength=4 * n)
-    out: Ints = flat.reshape(n, 4)
-    return out
-
-
-class Batch:
+class Batch(Zones):
     """The state of many games at once; `run` plays them all to their end."""
 
     # One array per piece of state, all indexed by the games still running.
@@ -103,6 +83,8 @@ class Batch:
             and m.turn_timing
             and bool((self.p_disarm == self.p_disarm[:, :1]).all())
         )
+        # Then the turn-order arrays are never read, and dropping ended games skips them.
+        self.fields = tuple(f for f in self.FIELDS if not (self.anonymous and f in TURN_ORDER))
 
     # ---- set-up ----------------------------------------------------------------------
 
@@ -130,125 +112,6 @@ class Batch:
             available &= ~np.where(face <= 5, 1 << np.minimum(face - 1, 4), 0)
         return available
 
-    def _layout(self, counts: Ints) -> NDArray[np.int8]:
-        """Rows whose first `counts.sum(1)` entries are those kinds in uniform random order.
-
-        As wide as the longest row (at least 1): the argsort is most of the cost.
-        """
-        cum = np.cumsum(counts, axis=1)
-        j = np.arange(max(1, int(cum[:, 3].max())))
-        kinds = (j >= cum[:, :1]).astype(np.int8) + (j >= cum[:, 1:2]) + (j >= cum[:, 2:3])
-        keys = self.rng.random((len(counts), len(j)))
-        keys[j >= cum[:, 3:4]] = 2.0
-        out: NDArray[np.int8] = np.take_along_axis(
-            kinds.astype(np.int8), np.argsort(keys, axis=1), axis=1
-        )
-        return out
-
-    # ---- the deck --------------------------------------------------------------------
-
-    def _rebuild(self, r: Ints, under: Ints | None) -> None:
-        """Move rows `r`'s deck to HEAD, with `under` (counts) shuffled beneath it."""
-        left = self.end[r] - self.top[r]
-        added = np.zeros(len(r), dtype=np.int64) if under is None else under.sum(1)
-        j = np.arange(max(1, int((left + added).max())))
-        last = HEAD + self.width - 1
-        row = np.take_along_axis(self.deck[r], np.minimum(self.top[r, None] + j, last), axis=1)
-        if under is not None:
-            shuffled = self._layout(under)
-            at = np.clip(j - left[:, None], 0, shuffled.shape[1] - 1)
-            row = np.where(j < left[:, None], row, np.take_along_axis(shuffled, at, axis=1))
-        self.deck[r, HEAD : HEAD + len(j)] = row
-        self.top[r] = HEAD
-        self.end[r] = HEAD + left + added
-
-    def _ensure(self, mask: NDArray[np.bool_], needed: Ints | int) -> None:
-        """Reshuffle the discard pile under the deck where the deck cannot give `needed`."""
-        short = mask & (self.end - self.top < needed) & (self.discard.sum(1) > 0)
-        if short.any():
-            r = np.nonzero(short)[0]
-            self._rebuild(r, self.discard[r])
-            self.discard[r] = 0
-
-    def _deal(self, mask: NDArray[np.bool_], count: Ints | int, empty_river: bool = False) -> None:
-        """Deal up to `count` cards face down (reshuffling first if needed).
-
-        `empty_river`: the caller knows no face-down card is left (a turn-timing deal).
-        """
-        self._ensure(mask, count)
-        k = np.where(mask, np.minimum(count, self.end - self.top), 0)
-        j = np.arange(RIVER)
-        last = HEAD + self.width - 1
-        dealt = np.take_along_axis(self.deck, np.minimum(self.top[:, None] + j, last), axis=1)
-        if empty_river:
-            self.down = np.where(j < k[:, None], dealt, self.down)
-        else:
-            # New cards go after the face-down cards already in the river, in deal order.
-            at = np.clip(j - self.nd[:, None], 0, RIVER - 1)
-            new = (j >= self.nd[:, None]) & (j < (self.nd + k)[:, None])
-            self.down = np.where(new, np.take_along_axis(dealt, at, axis=1), self.down)
-        self.top += k
-        self.nd += k
-
-    def _on_top(self, mask: NDArray[np.bool_], kinds: NDArray[Any] | int) -> None:
-        """Put a card of `kinds` (per game, or one kind) on top of the deck where `mask`."""
-        low = mask & (self.top < 1)
-        if low.any():
-            self._rebuild(np.nonzero(low)[0], None)
-        r = np.nonzero(mask)[0]
-        self.top[r] -= 1
-        self.deck[r, self.top[r]] = kinds if isinstance(kinds, int) else kinds[r]
-
-    def _add_monster(self, mask: NDArray[np.bool_], destination: str) -> None:
-        """A Monster card from outside the game, if the pool has one left."""
-        mask = mask & (self.pool[:, MO] > 0)
-        if not mask.any():
-            return
-        self.pool[:, MO] -= mask
-        if destination == "discard":
-            self.discard[:, MO] += mask
-        elif destination == "top":
-            self._on_top(mask, MO)
-        else:  # shuffled into the deck: only the deck's counts survive the shuffle
-            r = np.nonzero(mask)[0]
-            counts = self._deck_counts(r)
-            counts[:, MO] += 1
-            self.top[r] = self.end[r]
-            self._rebuild(r, counts)
-
-    def _deck_counts(self, r: Ints) -> Ints:
-        cols = np.arange(HEAD + self.width)
-        inside = (cols >= self.top[r, None]) & (cols < self.end[r, None])
-        deck = self.deck[r]
-        counts: Ints = np.stack([((deck == k) & inside).sum(1) for k in range(4)], axis=1)
-        return counts
-
-    def _remove_topmost_monster(self, mask: NDArray[np.bool_]) -> None:
-        """v1: the topmost Monster card in the deck leaves the game (none if there is none)."""
-        r = np.nonzero(mask)[0]
-        if not len(r):
-            return
-        cols = np.arange(HEAD + self.width)
-        deck = self.deck[r]
-        hit = (deck == MO) & (cols >= self.top[r, None]) & (cols < self.end[r, None])
-        found = hit.any(1)
-        r, deck, first = r[found], deck[found], hit[found].argmax(1)
-        # Every card above it moves down one place; the top moves down with them.
-        shift = (cols > self.top[r, None]) & (cols <= first[:, None])
-        source = np.where(shift, cols - 1, cols)
-        self.deck[r] = np.take_along_axis(deck, source, axis=1)
-        self.top[r] += 1
-
-    def _overflow(self, mask: NDArray[np.bool_]) -> None:
-        """Three stuck Dead Ends leave the river and bring a Monster card."""
-        full = mask & (self.stuck >= RIVER)
-        if not full.any():
-            return
-        if self.m.dead_ends_to_discard:
-            self.discard[:, DE] += np.where(full, self.stuck, 0)
-        self.stuck[full] = 0
-        self._add_monster(full, "deck" if self.m.overflow_to_deck else "discard")
-
     # ---- a turn ----------------------------------------------------------------------
 
     def _next_players(self) -> Ints:
@@ -274,21 +137,6 @@ class Batch:
             self.asleep[rows[sleeping], player[sleeping]] -= 1
             todo = sleeping
         return player
-
-    def _clear_down(self, mask: NDArray[np.bool_]) -> None:
-        valid = mask[:, None] & (np.arange(RIVER) < self.nd[:, None])
-        self.discard += _counts(self.down, valid)
-        self.nd[mask] = 0
-
-    def _take_down(self, mask: NDArray[np.bool_], index: Ints) -> NDArray[np.int8]:
-        """Remove face-down card `index` where `mask`, keeping river order; its kind."""
-        kind: NDArray[np.int8] = np.take_along_axis(
-            self.down, np.minimum(index, RIVER - 1)[:, None], axis=1
-        )[:, 0]
-        later = mask[:, None] & (np.arange(RIVER - 1) >= index[:, None])
-        self.down[:, :-1] = np.where(later, self.down[:, 1:], self.down[:, :-1])
-        self.nd -= mask
-        return kind
 
     def _act(self, player: Ints, card: NDArray[np.int8], u: NDArray[np.float64]) -> None:
         """The policy's action and, on a success, its effect; sets `card` when it chooses."""
@@ -340,7 +188,7 @@ class Batch:
         chosen = np.where(second, b, a)
         other = np.where(second, a, b)
         card[mask] = chosen[mask]
-        self.pending += _onehot(other, mask)
+        self.pending += onehot(other, mask)
 
     def _elementary(self, mask: NDArray[np.bool_]) -> None:
         """Draw 3, the policy's one to the bottom, the rest shuffled back on top."""
@@ -425,14 +273,15 @@ class Batch:
                 self.asleep[rows[naps], player[naps]] = self.trap_sleep[row][naps]
         # To the discard pile at the turn's end unless taken (a stuck Dead End, a removed
         # Monster card); a card still in `down` goes there with it, so it is only taken.
-        self.pending += _onehot(card, card >= 0) * (keep.astype(np.int64) - in_river)[:, None]
+        self.pending += onehot(card, card >= 0) * (keep.astype(np.int64) - in_river)[:, None]
         return slowing
 
     def _finish_turn(self, slowing: NDArray[np.bool_]) -> None:
         self.discard += self.pending
         self.pending[:] = 0
-        if self.m.turn_timing:
-            self._clear_down(np.ones(len(self.ids), dtype=np.bool_))
+        if self.m.turn_timing:  # every face-down card leaves
+            self.discard += counts(self.down, np.arange(RIVER) < self.nd[:, None])
+            self.nd[:] = 0
         slowing = slowing & (self.pool[:, DE] > 0)
         if slowing.any():
             self.pool[:, DE] -= slowing
@@ -455,7 +304,7 @@ class Batch:
         if not drop.any() or (force is None and drop.mean() < self.COMPACT_AT):
             return
         keep = ~drop
-        for name in self.FIELDS:
+        for name in self.fields:
             setattr(self, name, getattr(self, name)[keep])
 
     def run(self, max_turns: int) -> None:
