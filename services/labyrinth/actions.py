@@ -15,6 +15,7 @@ from services.labyrinth.errors import (
 )
 from services.labyrinth.events import (
     ActionAttempted,
+    ActionsRemoved,
     CardsConsidered,
     DeadEndRemoved,
     ElementaryDrawn,
@@ -23,10 +24,41 @@ from services.labyrinth.events import (
     ScoutRevealed,
 )
 from services.labyrinth.state import MazeState
-from services.labyrinth.vocab import ACTION_STAT, Action, CardKind
+from services.labyrinth.vocab import ACTION_STAT, LOCKED_ACTIONS, Action, CardKind
 
 FORGED_RIGHT_PATHS = 2
 ELEMENTARY_DRAW = 3
+# v1: "If you have 4 players, roll 1D6 twice ... If you have 5 players, roll 1D4 once".
+REMOVAL_DICE: dict[int, tuple[str, int]] = {4: ("1d6", 2), 5: ("1d4", 1)}
+# A fair d6 needs more rolls than this with probability (1/3)^100; the bound only keeps a
+# broken generator from looping (the removal then falls back to the printed reading).
+MAX_REMOVAL_ROLLS = 100
+
+
+def remove_actions(em: Emitter) -> None:
+    """v1's removal for parties of 4 and 5, every roll recorded (rerolls included)."""
+    s = em.state
+    plan = REMOVAL_DICE.get(len(s.party))
+    if plan is None or not s.maze.remove_actions_for_large_party:
+        return
+    die, count = plan
+    reroll = s.maze.settings.action_removal_roll == "reroll"
+    rolls = []
+    removed: list[Action] = []
+    for _ in range(count):
+        for _ in range(MAX_REMOVAL_ROLLS):
+            r = em.roll(die)
+            rolls.append(r)
+            # Faces 1-5 name the actions in printed order; a 6 names none.
+            named = LOCKED_ACTIONS[r.total - 1] if r.total <= len(LOCKED_ACTIONS) else None
+            if named is not None and named not in removed:
+                removed.append(named)
+                break
+            # "reroll": a 6 or a repeat is rolled again, so the party always ends with
+            # fewer actions than members; "as_printed": it removes nothing.
+            if not reroll:
+                break
+    em.emit(ActionsRemoved(rolls=tuple(rolls), removed=tuple(removed)))
 
 
 def _face_down(state: MazeState, slot: str) -> str:

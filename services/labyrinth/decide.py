@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from services.dice import Rng
 from services.labyrinth import commands as cmd
-from services.labyrinth.actions import take_action, validate_action
+from services.labyrinth.actions import remove_actions, take_action, validate_action
 from services.labyrinth.cards import build_cards
 from services.labyrinth.checks import check_live, check_waiting, refuse
 from services.labyrinth.emit import Emitter
@@ -31,7 +31,6 @@ from services.labyrinth.errors import (
     UNKNOWN_PLAYER,
 )
 from services.labyrinth.events import (
-    ActionsRemoved,
     CardChosen,
     CardRevealed,
     DiceRolled,
@@ -47,7 +46,6 @@ from services.labyrinth.resolution import resolve
 from services.labyrinth.state import MazeState
 from services.labyrinth.traps import attempt_disarm, skip_disarm
 from services.labyrinth.turns import start_next_turn
-from services.labyrinth.vocab import LOCKED_ACTIONS, Action
 
 
 def _check_player(state: MazeState, player: str, phase: str) -> None:
@@ -163,15 +161,7 @@ def _roll_initiative(em: Emitter) -> None:
     # Highest first; ties keep the party's listed order (the sort is stable).
     order = tuple(r.player for r in sorted(rolls, key=lambda r: -r.roll.total))
     em.emit(InitiativeRolled(rolls=rolls, order=order))
-    size = len(s.party)
-    if s.maze.settings.remove_actions_for_large_party and size in (4, 5):
-        dice = [em.roll("1d6"), em.roll("1d6")] if size == 4 else [em.roll("1d4")]
-        removed: list[Action] = []
-        for r in dice:
-            # A 6 names no action and a repeat removes nothing more (as printed).
-            if r.total <= len(LOCKED_ACTIONS) and LOCKED_ACTIONS[r.total - 1] not in removed:
-                removed.append(LOCKED_ACTIONS[r.total - 1])
-        em.emit(ActionsRemoved(rolls=tuple(dice), removed=tuple(removed)))
+    remove_actions(em)
     start_next_turn(em)
 
 

@@ -132,12 +132,13 @@ class Settings(_Model):
 
     deal_timing: Literal["turn", "round"] = "turn"
     overflow_monster_to: Literal["discard", "deck"] | None = None
-    dead_ends_removed_to: Literal["discard", "game"] = "discard"
+    dead_ends_removed_to: Literal["discard", "game"] = "game"
     monster_removed_from: Literal["deck", "revealed"] | None = None
     failed_action_locks: bool = False
     monster_points_reset: bool = True
     monster_points_for_encounter: int = Field(default=2, ge=1, le=20)
-    remove_actions_for_large_party: bool = False
+    remove_actions_for_large_party: bool | None = None
+    action_removal_roll: Literal["reroll", "as_printed"] = "reroll"
 
 
 class MazeDefinition(_Model):
@@ -173,6 +174,12 @@ class MazeDefinition(_Model):
         """Which Monster card leaves the game after a defeated monster."""
         default: Literal["deck", "revealed"] = "deck" if self.variant == "v1" else "revealed"
         return self.settings.monster_removed_from or default
+
+    @property
+    def remove_actions_for_large_party(self) -> bool:
+        """Whether parties of 4 and 5 roll to remove actions (v1 prints it, v2 does not)."""
+        chosen = self.settings.remove_actions_for_large_party
+        return self.variant == "v1" if chosen is None else chosen
 
 
 # Extra cards outside the game when a counts deck gives no pool (docs/RULES.md).

@@ -1,8 +1,9 @@
-"""The fast game loop: one labyrinth game on card kinds, following services/labyrinth's rules.
+"""The scalar game loop: one labyrinth game on card kinds, following services/labyrinth's rules.
 
 Zones hold kind codes (cards of one kind are interchangeable for every rule), the deck's
 top is the END of its list, and the river is split into face-down cards, face-up cards
-and a count of stuck Dead Ends. docs/SIMULATION.md maps each step to the engine.
+and a count of stuck Dead Ends. docs/SIMULATION.md maps each step to the engine. It plays
+any registered policy; the built-in ones run vectorised (`vector.py`) by the same rules.
 """
 
 from __future__ import annotations
@@ -85,10 +86,16 @@ def play(
     order = sorted(range(m.members), key=lambda i: -inits[i])
     unavailable: set[Action] = set()
     if m.remove_for_large_party and m.members in (4, 5):
-        dice = [int(u() * 6) + 1, int(u() * 6) + 1] if m.members == 4 else [int(u() * 4) + 1]
-        for r in dice:
-            if r <= len(LOCKED_ACTIONS):
-                unavailable.add(LOCKED_ACTIONS[r - 1])
+        sides, count = (6, 2) if m.members == 4 else (4, 1)
+        for _ in range(count):
+            while True:
+                r = int(u() * sides) + 1
+                named = LOCKED_ACTIONS[r - 1] if r <= len(LOCKED_ACTIONS) else None
+                if named is not None and named not in unavailable:
+                    unavailable.add(named)
+                    break
+                if not m.removal_reroll:
+                    break
     available = FREE_ALL - unavailable
     locked: set[Action] = set()
     asleep: dict[int, int] = {}

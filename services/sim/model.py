@@ -80,6 +80,7 @@ class CompiledMaze:
     remove_from_deck: bool
     failed_locks: bool
     remove_for_large_party: bool
+    removal_reroll: bool
     members: int
     initiative: tuple[tuple[tuple[int, ...], tuple[float, ...]], ...]
     p_action: tuple[tuple[float, ...], ...]
@@ -133,7 +134,8 @@ def compile_maze(
         dead_ends_to_discard=s.dead_ends_removed_to == "discard",
         remove_from_deck=definition.monster_removed_from == "deck",
         failed_locks=s.failed_action_locks,
-        remove_for_large_party=s.remove_actions_for_large_party,
+        remove_for_large_party=definition.remove_actions_for_large_party,
+        removal_reroll=s.action_removal_roll == "reroll",
         members=len(party),
         initiative=tuple(pmf(m.profile.initiative) for m in party),
         p_action=tuple(

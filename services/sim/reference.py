@@ -1,7 +1,7 @@
 """Drive the event-sourced engine (services/labyrinth) with a policy: the simulator's reference.
 
 Slow (every command goes through decide/evolve) but it IS the rules; the conformance
-test checks the fast loop in `game.py` against it.
+test checks both simulator loops (`vector.py`, `game.py`) against it.
 """
 
 from __future__ import annotations

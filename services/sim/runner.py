@@ -14,6 +14,8 @@ from services.sim.game import play, uniforms
 from services.sim.model import CompiledMaze, compile_maze
 from services.sim.policies import get_policy
 from services.sim.stats import Tally
+from services.sim.vector import run_batch
+from services.sim.vpolicies import vector_form
 
 MAX_GAMES = 10_000_000
 
@@ -69,9 +71,16 @@ def shard_seed(seed: str, index: int) -> int:
 def run_games(
     compiled: CompiledMaze, policy: str, games: int, seed: int, max_turns: int = 500
 ) -> Tally:
-    """Play `games` games from one seed; the same arguments give the same tally."""
-    u = uniforms(np.random.Generator(np.random.PCG64(seed)))
+    """Play `games` games from one seed; the same arguments give the same tally.
+
+    The built-in policies play vectorised (`vector.py`); a policy registered only in
+    scalar form plays game by game (`game.py`), by the same rules.
+    """
     chosen = get_policy(policy)
+    vectorised = vector_form(chosen)
+    if vectorised is not None:
+        return run_batch(compiled, vectorised, games, seed, max_turns)
+    u = uniforms(np.random.Generator(np.random.PCG64(seed)))
     tally = Tally()
     for _ in range(games):
         tally.add(play(compiled, chosen, u, max_turns))

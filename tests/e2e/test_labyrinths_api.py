@@ -78,3 +78,37 @@ def test_labyrinth_definitions_over_graphql(client: httpx.Client) -> None:
     nothing = client.post("/graphql", json={"query": query, "variables": {"d": None}}).json()
     report = nothing["data"]["validateLabyrinthDefinition"]
     assert not report["valid"] and report["problems"][0]["code"] == "model_type"
+
+
+def test_the_labyrinth_rule_settings_are_taken_and_checked_where_a_maze_is_given(
+    client: httpx.Client,
+) -> None:
+    forest = next(
+        p for p in client.get("/v1/mazes/presets").json()["presets"]
+        if p["name"] == "enchanted_forest_v1"
+    )["definition"]  # fmt: skip
+    # v1's removal roll is on in the v1 preset, rerolled; Dead Ends leave the game.
+    assert forest["settings"]["action_removal_roll"] == "reroll"
+    assert forest["settings"]["dead_ends_removed_to"] == "game"
+    four = [{"id": f"p{i}", "name": f"Runner {i}"} for i in range(1, 5)]
+    literal = {**forest, "settings": {"action_removal_roll": "as_printed"}}
+    started = client.post("/v1/sessions", json={"definition": literal, "party": four})
+    assert started.status_code == 201, started.text
+    session = started.json()
+    gm = {"authorization": f"Bearer {session['gm_token']}"}
+    feed = client.get(f"/v1/sessions/{session['session_id']}/events", headers=gm).json()
+    assert "ActionsRemoved" in [e["type"] for e in feed["events"]]
+
+    bad = {**forest, "settings": {"action_removal_roll": "sometimes"}}
+    checked = client.post("/v1/mazes/validate", json={"definition": bad}).json()
+    assert [(p["field"], p["code"]) for p in checked["problems"]] == [
+        ("settings.action_removal_roll", "literal_error")
+    ]
+    refused = client.post("/v1/sessions", json={"definition": bad, "party": four})
+    assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
+    mutation = """mutation($d: JSON, $p: [PartyMemberInput!]!) {
+      createSession(definition: $d, party: $p) { __typename ... on Problem { code } } }"""
+    answer = client.post(
+        "/graphql", json={"query": mutation, "variables": {"d": bad, "p": four}}
+    ).json()
+    assert answer["data"]["createSession"] == {"__typename": "Problem", "code": "invalid_request"}

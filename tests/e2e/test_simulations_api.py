@@ -211,10 +211,18 @@ def test_limits_are_refused_before_any_work(service: Service) -> None:
             json={"target": "escape_rate", "value": 0.5, "games": TUNING_BUDGET},
         )
         preset = http.post("/v1/simulations", json={"preset": "nowhere"})
+        forest = next(
+            p["definition"] for p in http.get("/v1/mazes/presets").json()["presets"]
+            if p["name"] == "enchanted_forest_v1"
+        )  # fmt: skip
+        bad = {**forest, "settings": {"dead_ends_removed_to": "river"}}
+        setting = http.post("/v1/simulations", json={"definition": bad, "chart": None})
     assert (many.status_code, many.json()["code"]) == (422, "games_limit_exceeded")
     assert (sweep.status_code, sweep.json()["code"]) == (422, "games_limit_exceeded")
     assert (tuning.status_code, tuning.json()["code"]) == (422, "games_limit_exceeded")
     assert (preset.status_code, preset.json()["code"]) == (422, "invalid_simulation")
+    assert setting.status_code == 422, setting.text
+    assert setting.json()["code"] == "invalid_request"
 
 
 def test_the_tuner_answers_a_target_escape_rate(service: Service) -> None:

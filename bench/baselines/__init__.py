@@ -1,0 +1,1 @@
+"""Baselines the benchmarks measure against: simple, specialised versions of the same work."""
