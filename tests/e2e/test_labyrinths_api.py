@@ -84,7 +84,7 @@ def test_the_labyrinth_rule_settings_are_taken_and_checked_where_a_maze_is_given
     client: httpx.Client,
 ) -> None:
     forest = next(
-        p for p in client.get("/v1/mazes/presets").json()["presets"]
+        p for p in client.get("/v1/labyrinths/presets").json()["presets"]
         if p["name"] == "enchanted_forest_v1"
     )["definition"]  # fmt: skip
     # v1's removal roll is on in the v1 preset, rerolled; Dead Ends leave the game.
@@ -100,7 +100,7 @@ def test_the_labyrinth_rule_settings_are_taken_and_checked_where_a_maze_is_given
     assert "ActionsRemoved" in [e["type"] for e in feed["events"]]
 
     bad = {**forest, "settings": {"action_removal_roll": "sometimes"}}
-    checked = client.post("/v1/mazes/validate", json={"definition": bad}).json()
+    checked = client.post("/v1/labyrinths/validate", json={"definition": bad}).json()
     assert [(p["field"], p["code"]) for p in checked["problems"]] == [
         ("settings.action_removal_roll", "literal_error")
     ]

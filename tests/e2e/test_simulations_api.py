@@ -212,7 +212,7 @@ def test_limits_are_refused_before_any_work(service: Service) -> None:
         )
         preset = http.post("/v1/simulations", json={"preset": "nowhere"})
         forest = next(
-            p["definition"] for p in http.get("/v1/mazes/presets").json()["presets"]
+            p["definition"] for p in http.get("/v1/labyrinths/presets").json()["presets"]
             if p["name"] == "enchanted_forest_v1"
         )  # fmt: skip
         bad = {**forest, "settings": {"dead_ends_removed_to": "river"}}
