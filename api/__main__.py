@@ -48,8 +48,12 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _exit)
     # log_config=None keeps uvicorn off the logging setup; its access log is replaced by
     # api/middleware/access_log.py (JSON, request ids, no query strings).
-    with worker_alongside(settings):
+    # Stopped in order: uvicorn stops accepting and drains (timeout below), the lifespan
+    # releases the Celery connections and the runtime's client, then worker_alongside
+    # stops beat and the workers and, last, the embedded Redis.
+    with worker_alongside(settings) as processes:
         app = create_app(settings)
+        app.state.processes = processes  # their liveness, in /readyz
         _tune_gc()
         uvicorn.run(
             app,

@@ -20,6 +20,7 @@ from starlette.requests import Request
 
 from api.metrics import Metrics, ObservedEventStore
 from api.settings import Settings
+from api.simulations import unbind_celery
 from services.campaign import CampaignAggregate, CampaignState
 from services.labyrinth import MazeState
 from services.labyrinth.codec import LabyrinthAggregate
@@ -114,12 +115,17 @@ def open_runtime(settings: Settings, metrics: Metrics | None = None) -> Runtime:
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """Open the runtime when the app starts, close it when it stops."""
+    """Open the runtime when the app starts, close it when it stops.
+
+    Stopping releases the Celery connections first, then the clients, then (if this
+    runtime started it) the embedded Redis: nothing is left to reconnect to a stopped Redis.
+    """
     runtime = await run_in_threadpool(open_runtime, app.state.settings, app.state.metrics)
     app.state.runtime = runtime
     try:
         yield
     finally:
+        await run_in_threadpool(unbind_celery)
         if runtime._broker is not None:
             runtime._broker.close()
         await run_in_threadpool(runtime.connection.close)

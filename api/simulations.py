@@ -28,7 +28,7 @@ from services.sim.policies import get_policy
 from services.sim.runner import SimulationSpec
 from services.sim.tuner import deck_variants, tune
 from workers.app import app as celery_app
-from workers.app import celery_url
+from workers.app import celery_url, release
 from workers.jobs import Jobs, key
 from workers.tasks import submit
 
@@ -152,6 +152,14 @@ def _bind_celery(url: str) -> None:
             broker = celery_url(url)
             celery_app.conf.update(broker_url=broker, result_backend=broker)
             _bound = url
+
+
+def unbind_celery() -> None:
+    """Forget where jobs go and close the connections there (the app is stopping)."""
+    global _bound
+    with _bind_lock:
+        _bound = None
+        release(celery_app)
 
 
 def jobs_of(conn: HTTPConnection) -> Jobs:

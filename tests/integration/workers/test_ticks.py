@@ -255,11 +255,11 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
     client = redis.Redis.from_url(worker_url)
     lock = REDBEAT_KEY_PREFIX + ":lock"
     settings = Settings(redis_url=worker_url, broker_url=worker_url)
-    with worker_alongside(settings) as worker:
-        assert worker is not None
+    with worker_alongside(settings) as processes:
+        assert processes is not None
         beat = [p for p in psutil.Process().children() if "beat" in p.cmdline()]
         assert len(beat) == 1 and "redbeat.RedBeatScheduler" in beat[0].cmdline()
         wait_until(lambda: bool(client.exists(lock)), 20, "beat to take its lock")
-    assert worker.poll() is not None
+    assert all(c.proc is not None and c.proc.poll() is not None for c in processes.children)
     assert not beat[0].is_running()
     assert not client.exists(lock)  # a beat stopped cleanly releases its lock at once
