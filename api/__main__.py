@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 import signal
 from types import FrameType
 
 import uvicorn
 
 from api.app import create_app
+from api.gc_policy import CollectClosedSockets, tune_gc
 from api.logs import configure_logging
 from api.secret_key import with_stored_key
 from api.settings import Settings
@@ -22,21 +22,6 @@ def _exit(signum: int, frame: FrameType | None) -> None:
     # process at once, leaving the worker and beat started below running. Exiting
     # through Python instead stops them (worker_alongside's cleanup).
     raise SystemExit(128 + signum)
-
-
-def _tune_gc() -> None:
-    """Keep the cycle collector's full passes off the request path (latency tails).
-
-    What is built by now (modules, the GraphQL schema, models) lives as long as the
-    process: frozen, the full passes no longer scan it (they took 50-150 ms each under
-    load). And a full pass waits for 100 middle-generation passes instead of 10: nearly
-    all garbage is freed by reference counting, and the pass that remains scans every
-    live session state (tens of ms with a thousand sessions cached).
-    """
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, 100)
 
 
 def main() -> None:
@@ -54,9 +39,9 @@ def main() -> None:
     with worker_alongside(settings) as processes:
         app = create_app(settings)
         app.state.processes = processes  # their liveness, in /readyz
-        _tune_gc()
+        tune_gc()
         uvicorn.run(
-            app,
+            CollectClosedSockets(app),
             host=settings.host,
             port=settings.port,
             log_config=None,
