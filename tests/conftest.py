@@ -3,12 +3,13 @@
 A test that leaves one behind is how a suite flakes: a Celery result backend left by
 one test logged "Connection to Redis lost" into the next test's captured logs; a server
 left running holds a port and a data folder. `_leaves_nothing_behind` (autouse) notes
-what the process holds before each test and fails the test if, after its own fixtures
-were torn down, anything new is still there after a short grace period (GRACE_SECONDS:
-a thread finishing, a socket closing, a process exiting). Resources of fixtures with a
-wider scope (module, session) are set up before this fixture runs, so they count as
-already there. What a library keeps for the life of the process on purpose is allowed
-by name in LASTING_THREADS, with the reason.
+what the process holds before each test's setup and fails the test if, after its
+teardown, anything new is still there after a short grace period (GRACE_SECONDS: a
+thread finishing, a socket closing, a process exiting). Module fixtures torn down in
+that teardown only take things away. When a test's setup starts a fixture with a wider
+scope (module, session), what is held after its setup counts as already there: those
+resources are the fixture's, allowed until its scope ends. What a library keeps for the
+life of the process on purpose is allowed by name in LASTING_THREADS, with the reason.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 
 import psutil
@@ -32,6 +33,12 @@ LASTING_THREADS = (
     # tracer provider; the tracing tests shut theirs down, the global one stays.
     "OtelBatchSpanRecordProcessor",
     "OtelBatchLogRecordProcessor",
+)
+
+# Processes the standard library starts once for the life of the process.
+LASTING_PROCESSES = (
+    "multiprocessing.resource_tracker",  # spawn/forkserver pools (the store contract tests)
+    "multiprocessing.forkserver",
 )
 
 
@@ -54,8 +61,10 @@ class Held:
         children = {}
         for child in me.children(recursive=True):
             try:
-                if child.status() != psutil.STATUS_ZOMBIE:
-                    children[child.pid] = " ".join(child.cmdline())[:200]
+                command = " ".join(child.cmdline())
+                lasting = any(name in command for name in LASTING_PROCESSES)
+                if child.status() != psutil.STATUS_ZOMBIE and not lasting:
+                    children[child.pid] = command[:200]
             except psutil.Error:
                 continue
         return Held(threads, children, _sockets())
@@ -109,16 +118,63 @@ def _describe_sockets(new: list[str]) -> list[str]:
     return described
 
 
-@pytest.fixture(autouse=True)
-def _leaves_nothing_behind() -> Iterator[None]:
+_BEFORE = pytest.StashKey[Held]()
+
+
+_wide_started: list[str] = []  # wider-scoped fixtures set up during the current setup
+
+
+class _WideFixtures:
+    """Notes each module-, class- or session-scoped fixture being set up.
+
+    A plugin rather than a hook of this conftest: a session-scoped fixture is set up
+    through the session's hooks, which a conftest below the rootdir is not part of.
+    """
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(
+        self, fixturedef: pytest.FixtureDef[object]
+    ) -> Generator[None, object, object]:
+        if fixturedef.scope != "function":
+            _wide_started.append(fixturedef.argname)
+        result = yield
+        return result
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_WideFixtures(), "daedalus-wide-fixtures")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
+    """Note what is held before the test's fixtures are set up."""
     before = Held.now()
-    yield
+    _wide_started.clear()
+    try:
+        return (yield)
+    finally:
+        if _wide_started:
+            # A wider fixture started here (first test of its module): what it holds is
+            # its own, not the test's. (This test's function fixtures go unchecked.)
+            before = Held.now()
+        item.stash[_BEFORE] = before
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    """Fail the test if, its fixtures torn down, it left something new behind."""
+    result = yield
+    before = item.stash.get(_BEFORE, None)
+    if before is None:
+        return result
     deadline = time.monotonic() + GRACE_SECONDS
     collected = False
     while True:
         new = Held.now().new_since(before)
         if not new:
-            return
+            return result
         if not collected:  # a socket kept only by garbage is closed when it is collected
             gc.collect()
             collected = True
@@ -127,7 +183,7 @@ def _leaves_nothing_behind() -> Iterator[None]:
             break
         time.sleep(0.05)
     pytest.fail(
-        "the test left behind (after a grace of "
-        f"{GRACE_SECONDS:g} s):\n  " + "\n  ".join(_describe_sockets(new)),
+        f"the test left behind (after a grace of {GRACE_SECONDS:g} s):\n  "
+        + "\n  ".join(_describe_sockets(new)),
         pytrace=False,
     )

@@ -42,6 +42,7 @@ def test_every_acknowledged_append_survives_a_kill_9_and_no_batch_is_torn(
     os.kill(conn.embedded.pid, signal.SIGKILL)
     writer.join(timeout=10)
     stop.set()
+    conn.close()  # the killed server's client and guard
     assert len(acknowledged) > 10  # the writer was really mid-stream
 
     restarted = start_embedded(tmp_path, appendfsync="always")
