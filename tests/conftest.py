@@ -64,7 +64,7 @@ class Held:
                 command = " ".join(child.cmdline())
                 lasting = any(name in command for name in LASTING_PROCESSES)
                 if child.status() != psutil.STATUS_ZOMBIE and not lasting:
-                    children[child.pid] = command[:200]
+                    children[child.pid] = f"{child.ppid()} {command[:200]}"
             except psutil.Error:
                 continue
         return Held(threads, children, _sockets())
@@ -72,10 +72,12 @@ class Held:
     def new_since(self, before: Held) -> list[str]:
         """What is held now and was not before, described."""
         found = [f"thread {name!r}" for t, name in self.threads.items() if t not in before.threads]
+        # A process started by one that was already there (a worker's pool process) is
+        # that one's business, not the test's.
         found += [
-            f"process {pid}: {cmd}"
-            for pid, cmd in self.children.items()
-            if pid not in before.children
+            f"process {pid}: {line.split(' ', 1)[1]}"
+            for pid, line in self.children.items()
+            if pid not in before.children and int(line.split(" ", 1)[0]) not in before.children
         ]
         found += [f"socket {what}" for i, what in self.sockets.items() if i not in before.sockets]
         return found

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from celery import Celery
+from kombu import pools
 from kombu.entity import Queue
 
 from api.settings import UnsafeSettingsError, broker_problem
@@ -162,9 +163,10 @@ def release(celery: Celery) -> None:
         client = backend.__dict__.get("client")  # a cached property: never create it here
         if client is not None:
             client.connection_pool.disconnect()
-    if celery._pool is not None:
-        celery._pool.force_close_all()
-        celery._pool = None
+    # Broker connections and producers live in kombu's per-process pool registry, where
+    # a closed pool would be found again: reset it (the process holds no other pools).
+    pools.reset()  # type: ignore[no-untyped-call]
+    celery._pool = None
     if "amqp" in celery.__dict__:
         celery.amqp._producer_pool = None
 

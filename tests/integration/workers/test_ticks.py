@@ -39,7 +39,8 @@ from services.store.campaigns import CampaignClock
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from tests.integration.workers.conftest import CLOCK_ENV, Beat
-from workers.app import REDBEAT_KEY_PREFIX
+from workers.app import REDBEAT_KEY_PREFIX, release
+from workers.app import app as celery_app
 from workers.ticks import tick
 
 pytestmark = pytest.mark.slow
@@ -141,6 +142,7 @@ def table(embedded: Connection, clock_worker: Popen[bytes]) -> Iterator[Table]:
     key = t.schedule.key
     for raw in list(embedded.client.zscan_iter(key, match=f"{t.tenant}\x1f*")):
         embedded.client.zrem(key, raw[0])
+    release(celery_app)  # the result subscriptions and broker connections of send_tick
 
 
 # Long enough a backlog (downtimes due) that two ticks applying it overlap in time.
