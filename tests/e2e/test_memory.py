@@ -35,8 +35,13 @@ QUERY = """subscription($id: ID!, $after: Long!) {
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, psutil.Process]]:
     """`python -m api` alone (no worker), and its process."""
-    with serve(tmp_path_factory.mktemp("memory"), {}) as (base_url, _log):
-        (api,) = [p for p in psutil.Process().children() if p.cmdline()[1:3] == ["-m", "api"]]
+    root = tmp_path_factory.mktemp("memory")
+    with serve(root, {}) as (base_url, _log):
+        (api,) = [
+            p
+            for p in psutil.Process().children()
+            if p.environ().get("DAEDALUS_DATA_DIR") == str(root / "data")
+        ]
         yield base_url, api
 
 

@@ -79,9 +79,13 @@ def the_worker(api_pid: int) -> psutil.Process:
     raise AssertionError("no simulation worker")
 
 
-def api_pid() -> int:
-    """The pid of the `python -m api` this test started."""
-    (found,) = [p for p in psutil.Process().children() if p.cmdline()[1:3] == ["-m", "api"]]
+def api_pid(data: Path) -> int:
+    """The pid of the `python -m api` this test started on the data folder `data`."""
+    (found,) = [
+        p
+        for p in psutil.Process().children()
+        if p.cmdline()[1:3] == ["-m", "api"] and p.environ().get("DAEDALUS_DATA_DIR") == str(data)
+    ]
     return int(found.pid)
 
 
@@ -90,7 +94,7 @@ def test_a_killed_worker_is_replaced_and_its_job_finishes_once(tmp_path: Path) -
         with httpx.Client(base_url=base_url, timeout=30.0) as http:
             job = simulate(http, 60_000)  # one shard of a few seconds
             wait_until(lambda: status(http, job)["games_done"] != 0, 60, "the shard to start")
-            worker = the_worker(api_pid())
+            worker = the_worker(api_pid(tmp_path / "data"))
             os.kill(worker.pid, signal.SIGKILL)
             seen: list[httpx.Response] = []
 
@@ -116,7 +120,7 @@ def test_stopping_after_a_simulation_is_quick_and_quiet(tmp_path: Path) -> None:
         with httpx.Client(base_url=base_url, timeout=30.0) as http:
             job = simulate(http, 2_000)
             wait_until(lambda: status(http, job)["status"] == "succeeded", 120, "the job")
-        pid = api_pid()
+        pid = api_pid(tmp_path / "data")
         server = redis_pid(tmp_path / "data")
         start = time.monotonic()
         os.kill(pid, signal.SIGTERM)
