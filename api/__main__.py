@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 import signal
 from types import FrameType
 
 import uvicorn
 
 from api.app import create_app
+from api.gc_policy import CollectClosedSockets, tune_gc
 from api.secret_key import with_stored_key
 from api.worker_process import worker_alongside
 from infra.logs import configure_logging
@@ -24,21 +24,6 @@ def _exit(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def _tune_gc() -> None:
-    """Keep the cycle collector's full passes off the request path (latency tails).
-
-    What is built by now (modules, the GraphQL schema, models) lives as long as the
-    process: frozen, the full passes no longer scan it (they took 50-150 ms each under
-    load). And a full pass waits for 100 middle-generation passes instead of 10: nearly
-    all garbage is freed by reference counting, and the pass that remains scans every
-    live session state (tens of ms with a thousand sessions cached).
-    """
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, 100)
-
-
 def main() -> None:
     """Read the settings, prepare the data folder and serve until interrupted."""
     settings = Settings()
@@ -48,11 +33,15 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _exit)
     # log_config=None keeps uvicorn off the logging setup; its access log is replaced by
     # api/middleware/access_log.py (JSON, request ids, no query strings).
-    with worker_alongside(settings):
+    # Stopped in order: uvicorn stops accepting and drains (timeout below), the lifespan
+    # releases the Celery connections and the runtime's client, then worker_alongside
+    # stops beat and the workers and, last, the embedded Redis.
+    with worker_alongside(settings) as processes:
         app = create_app(settings)
-        _tune_gc()
+        app.state.processes = processes  # their liveness, in /readyz
+        tune_gc()
         uvicorn.run(
-            app,
+            CollectClosedSockets(app),
             host=settings.host,
             port=settings.port,
             log_config=None,

@@ -34,6 +34,7 @@ from api.middleware.request_id import RequestId
 from api.ratelimit import TokenBuckets
 from api.runtime import lifespan, runtime_of
 from api.secret_key import with_ephemeral_key
+from api.supervisor import Supervisor
 from api.telemetry import Tracing, TracingMiddleware, api_tracing
 from infra.settings import Settings
 from services.errors import DomainError
@@ -60,15 +61,30 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    """GET /readyz: the event store's Redis answers."""
+    """GET /readyz: the event store's Redis answers, and (`make run`) its workers and beat run.
+
+    Under `make run` the body lists each supervised process (`running`, or `restarting`
+    after it died) and any that is not running makes the answer 503: the service it
+    started is not whole until the supervisor has replaced it (api/supervisor.py).
+    """
     runtime = runtime_of(request)
     try:
         ok = runtime is not None and bool(await run_in_threadpool(runtime.connection.client.ping))
     except (OSError, RedisError):
         ok = False
+    supervisor: Supervisor | None = getattr(request.app.state, "processes", None)
+    processes = supervisor.status() if supervisor is not None else None
     if not ok:
-        return problems.problem(503, "not_ready", "the event store is not reachable")
-    return JSONResponse({"status": "ready"})
+        detail = "the event store is not reachable"
+        return problems.problem(503, "not_ready", detail, processes=processes)
+    down = sorted(name for name, state in (processes or {}).items() if state != "running")
+    if down:
+        detail = f"not running (being restarted): {', '.join(down)}"
+        return problems.problem(503, "not_ready", detail, processes=processes)
+    body: dict[str, object] = {"status": "ready"}
+    if processes is not None:
+        body["processes"] = processes
+    return JSONResponse(body)
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

@@ -36,6 +36,7 @@ from services.store.revocations import Revocations
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from services.store.tables import Tables
+from workers.client import stop_sending_jobs
 
 
 @dataclass
@@ -135,12 +136,17 @@ def open_runtime(settings: Settings, metrics: Metrics | None = None) -> Runtime:
 
 @asynccontextmanager
 async def lifespan(app: Starlette) -> AsyncIterator[None]:
-    """Open the runtime when the app starts, close it when it stops."""
+    """Open the runtime when the app starts, close it when it stops.
+
+    Stopping releases the Celery connections first, then the clients, then (if this
+    runtime started it) the embedded Redis: nothing is left to reconnect to a stopped Redis.
+    """
     runtime = await run_in_threadpool(open_runtime, app.state.settings, app.state.metrics)
     app.state.runtime = runtime
     try:
         yield
     finally:
+        await run_in_threadpool(stop_sending_jobs)
         if runtime._broker is not None:
             runtime._broker.close()
         await run_in_threadpool(runtime.connection.close)

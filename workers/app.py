@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import Celery
+from kombu import pools
 from kombu.entity import Queue
 
 from infra.settings import Settings
@@ -91,6 +92,9 @@ def make_app(settings: Settings) -> Celery:
         broker_transport_options=transport,
         result_backend_transport_options=transport,
         result_expires=86_400,
+        # One result backend per app, not one per thread: the API sends from a thread
+        # pool, and what it holds must be released in one place when it stops (release).
+        result_backend_thread_safe=True,
         broker_connection_retry_on_startup=True,
         worker_hijack_root_logger=False,
         task_default_queue=DEFAULT_QUEUE,
@@ -101,6 +105,33 @@ def make_app(settings: Settings) -> Celery:
     # Task metrics, JSON logs and tracing for every worker and beat process.
     metrics.connect_signals()
     return app
+
+
+def release(celery: Celery) -> None:
+    """Close `celery`'s broker and result-backend connections; they reopen on next use.
+
+    A process that only sends tasks (the API) calls this before the Redis they point at
+    may stop, so nothing is left to reconnect (and log "Connection to Redis lost") later.
+    """
+    backend = celery._backend_cache
+    celery._backend_cache = None
+    celery._local.__dict__.pop("backend", None)
+    if backend is not None:
+        consumer = getattr(backend, "result_consumer", None)
+        if consumer is not None and getattr(consumer, "_pubsub", None) is not None:
+            consumer.stop()
+            # Results still alive elsewhere unsubscribe when collected: nothing to undo.
+            consumer._pubsub = None
+            consumer.subscribed_to.clear()
+        client = backend.__dict__.get("client")  # a cached property: never create it here
+        if client is not None:
+            client.connection_pool.disconnect()
+    # Broker connections and producers live in kombu's per-process pool registry, where
+    # a closed pool would be found again: reset it (the process holds no other pools).
+    pools.reset()  # type: ignore[no-untyped-call]
+    celery._pool = None
+    if "amqp" in celery.__dict__:
+        celery.amqp._producer_pool = None
 
 
 # Built from the one settings object: in production, Settings refuses what it refuses for

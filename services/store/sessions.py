@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from services.dice import Rng
+from services.store.cache import DEFAULT_MAX_BYTES, StateCache
 from services.store.errors import IdempotencyConflict, StoreError, WrongExpectedVersion
 from services.store.model import AppendResult, NewEvent, RecordedEvent, Snapshot
 from services.store.redis_store import RedisEventStore
@@ -82,6 +82,7 @@ class SessionService(Generic[S]):
         max_retries: int = 8,
         publish: Publisher | None = None,
         cache_size: int = 1024,
+        cache_bytes: int = DEFAULT_MAX_BYTES,
     ) -> None:
         self.store = store
         self.aggregate = aggregate
@@ -89,7 +90,8 @@ class SessionService(Generic[S]):
         self.max_retries = max_retries
         self.publish = publish
         self.cache_size = cache_size
-        self._cache: OrderedDict[str, Loaded[S]] = OrderedDict()
+        # Bounded by count and by estimated bytes (a long session's state is large).
+        self._cache: StateCache[Loaded[S]] = StateCache(cache_size, cache_bytes)
         self._lock = threading.Lock()
 
     def stream(self, session_id: str) -> str:
@@ -128,17 +130,12 @@ class SessionService(Generic[S]):
 
     def _remember(self, stream: str, loaded: Loaded[S]) -> None:
         with self._lock:
-            current = self._cache.get(stream)
-            if current is None or current.version <= loaded.version:
-                self._cache[stream] = loaded
-                self._cache.move_to_end(stream)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+            self._cache.remember(stream, loaded, loaded.version)
 
     def forget(self, session_id: str) -> None:
         """Drop a session's cached state (the next load reads the store)."""
         with self._lock:
-            self._cache.pop(self.stream(session_id), None)
+            self._cache.pop(self.stream(session_id))
 
     def replay(self, session_id: str) -> Loaded[S]:
         """The state folded from every event, ignoring snapshots."""

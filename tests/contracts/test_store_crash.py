@@ -55,6 +55,7 @@ def test_every_append_acknowledged_before_the_last_seconds_survives_a_kill_9_in_
     writer.join(timeout=10)
     stop.set()
     old = [ids for at, ids in acknowledged if at < killed_at - SAFE_AGE]
+    conn.close()  # the killed server's client and guard
     assert len(old) > 10  # the writer was really mid-stream, long enough
 
     restarted = start_embedded(tmp_path)

@@ -11,31 +11,33 @@ from services.store import NewEvent, RedisEventStore, WrongExpectedVersion
 
 def racing_appender(url: str, tenant: str, stream: str, count: int) -> tuple[list[str], int]:
     """Append `count` single events by read-version → append(expected) → retry on conflict."""
-    store = RedisEventStore(redis.Redis.from_url(url), tenant)
-    written: list[str] = []
-    conflicts = 0
-    while len(written) < count:
-        version = store.version(stream)
-        event = NewEvent(str(uuid.uuid4()), "Counted", {"n": len(written)})
-        try:
-            store.append(stream, [event], expected_version=version)
-        except WrongExpectedVersion:
-            conflicts += 1
-            continue
-        written.append(event.id)
-    return written, conflicts
+    with redis.Redis.from_url(url) as client:
+        store = RedisEventStore(client, tenant)
+        written: list[str] = []
+        conflicts = 0
+        while len(written) < count:
+            version = store.version(stream)
+            event = NewEvent(str(uuid.uuid4()), "Counted", {"n": len(written)})
+            try:
+                store.append(stream, [event], expected_version=version)
+            except WrongExpectedVersion:
+                conflicts += 1
+                continue
+            written.append(event.id)
+        return written, conflicts
 
 
 def batch_appender(url: str, tenant: str, stream: str, size: int) -> list[int]:
     """Append one batch of `size` events; return their global positions."""
-    store = RedisEventStore(redis.Redis.from_url(url), tenant)
-    events = [NewEvent(str(uuid.uuid4()), "Bulk", {"i": i}) for i in range(size)]
-    return list(store.append(stream, events).positions)
+    with redis.Redis.from_url(url) as client:
+        events = [NewEvent(str(uuid.uuid4()), "Bulk", {"i": i}) for i in range(size)]
+        return list(RedisEventStore(client, tenant).append(stream, events).positions)
 
 
 def steady_writer(url: str, tenant: str, stream: str, count: int) -> int:
     """Append `count` events one by one (any version); return how many were written."""
-    store = RedisEventStore(redis.Redis.from_url(url), tenant)
-    for i in range(count):
-        store.append(stream, [NewEvent(str(uuid.uuid4()), "Tick", {"i": i})])
-    return count
+    with redis.Redis.from_url(url) as client:
+        store = RedisEventStore(client, tenant)
+        for i in range(count):
+            store.append(stream, [NewEvent(str(uuid.uuid4()), "Tick", {"i": i})])
+        return count

@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from services.store.connection import Connection, start_embedded
-from workers.app import REDBEAT_KEY_PREFIX, app, celery_url
+from workers.app import REDBEAT_KEY_PREFIX, app, celery_url, release
 from workers.jobs import Jobs
 
 
@@ -31,13 +31,9 @@ def worker_url(embedded: Connection) -> str:
     # The test process's Celery app sends to this Redis: configure it before first use.
     url = celery_url(embedded.url)
     app.conf.update(broker_url=url, result_backend=url)
-    # Another module may have used the app on its own (now stopped) Redis: drop the cached
-    # result backend and broker connections so both are rebuilt from the new settings.
-    app._backend_cache = None
-    app._local.__dict__.pop("backend", None)
-    app._pool = None
-    if "amqp" in app.__dict__:
-        app.amqp._producer_pool = None
+    # Another module may have used the app on its own (now stopped) Redis: close the
+    # cached result backend and broker connections so both are rebuilt from the new settings.
+    release(app)
     os.environ["DAEDALUS_REDIS_URL"] = embedded.url
     return embedded.url
 
@@ -76,8 +72,11 @@ def worker(worker_url: str) -> Iterator[subprocess.Popen[bytes]]:
 
 
 @pytest.fixture
-def jobs(worker_url: str, worker: subprocess.Popen[bytes]) -> Jobs:
-    return Jobs(redis.Redis.from_url(worker_url))
+def jobs(worker_url: str, worker: subprocess.Popen[bytes]) -> Iterator[Jobs]:
+    client = redis.Redis.from_url(worker_url)
+    yield Jobs(client)
+    client.close()
+    release(app)  # the connections the test's sends opened
 
 
 # --- the campaign clock: a worker and beats whose ticks use this Redis as event store ---

@@ -39,7 +39,8 @@ from services.store.campaigns import CampaignClock
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from tests.integration.workers.conftest import CLOCK_ENV, Beat
-from workers.app import REDBEAT_KEY_PREFIX
+from workers.app import REDBEAT_KEY_PREFIX, release
+from workers.app import app as celery_app
 from workers.ticks import tick
 
 pytestmark = pytest.mark.slow
@@ -141,6 +142,7 @@ def table(embedded: Connection, clock_worker: Popen[bytes]) -> Iterator[Table]:
     key = t.schedule.key
     for raw in list(embedded.client.zscan_iter(key, match=f"{t.tenant}\x1f*")):
         embedded.client.zrem(key, raw[0])
+    release(celery_app)  # the result subscriptions and broker connections of send_tick
 
 
 # Long enough a backlog (downtimes due) that two ticks applying it overlap in time.
@@ -260,11 +262,11 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
     client = redis.Redis.from_url(worker_url)
     lock = REDBEAT_KEY_PREFIX + ":lock"
     settings = Settings(redis_url=worker_url, broker_url=worker_url)
-    with worker_alongside(settings) as worker:
-        assert worker is not None
+    with worker_alongside(settings) as processes:
+        assert processes is not None
         beat = [p for p in psutil.Process().children() if "beat" in p.cmdline()]
         assert len(beat) == 1 and "redbeat.RedBeatScheduler" in beat[0].cmdline()
         wait_until(lambda: bool(client.exists(lock)), 20, "beat to take its lock")
-    assert worker.poll() is not None
+    assert all(c.proc is not None and c.proc.poll() is not None for c in processes.children)
     assert not beat[0].is_running()
     assert not client.exists(lock)  # a beat stopped cleanly releases its lock at once

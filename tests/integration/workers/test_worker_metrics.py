@@ -21,6 +21,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from api.app import create_app
 from infra.settings import Settings
 from services.sim.runner import SimulationSpec
+from workers.app import app as celery_app
+from workers.app import release
 from workers.jobs import Jobs
 from workers.task_metrics import DURATIONS_KEY, TASKS_KEY, TICK_LAG_KEY
 from workers.tasks import submit
@@ -83,9 +85,11 @@ def scrape(settings: Settings) -> dict[tuple[str, tuple[tuple[str, str], ...]], 
 
 
 def test_succeeded_and_failed_tasks_show_in_the_apis_metrics(
-    worker_url: str, worker_log: Path, tmp_path: Path
+    worker_url: str, worker_log: Path, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     jobs = Jobs(redis.Redis.from_url(worker_url))
+    request.addfinalizer(jobs.r.close)
+    request.addfinalizer(lambda: release(celery_app))
     ok = submit(jobs, SimulationSpec(preset="enchanted_forest_v1", games=2_000, seed="m1"), 1_000)
     bad = submit(
         jobs, SimulationSpec(preset="enchanted_forest_v1", games=2_000, seed="m2"), 1_000, 1

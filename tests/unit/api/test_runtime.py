@@ -16,6 +16,7 @@ from services.store import Connection, start_embedded
 def two_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Connection, Connection]]:
     store = start_embedded(Path(tmp_path_factory.mktemp("store")))
     broker = start_embedded(Path(tmp_path_factory.mktemp("broker")))
+    store.client.ping(), broker.client.ping()  # connected by the module, not a test
     yield store, broker
     broker.close()
     store.close()

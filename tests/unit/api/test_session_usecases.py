@@ -39,6 +39,7 @@ COMMANDS: list[dict[str, Any]] = [
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SessionService[MazeState]]:
     connection = start_embedded(Path(tmp_path_factory.mktemp("redis")))
+    connection.client.ping()  # its connection is the module's, not the first test's
     yield Runtime(connection, Metrics()).sessions_for("default")
     connection.close()
 

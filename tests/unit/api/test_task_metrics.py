@@ -34,6 +34,7 @@ from workers.task_metrics import DURATIONS_KEY, SEP, TASKS_KEY, TICK_LAG_KEY, hi
 @pytest.fixture(scope="module")
 def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
     conn = start_embedded(tmp_path_factory.mktemp("task-metrics-redis"))
+    conn.client.ping()  # its connection is the module's, not the first test's
     yield conn
     conn.close()
 

@@ -1,0 +1,104 @@
+"""The session service's cache of folded states: least recently used first out, bounded
+both by count and by (estimated) bytes.
+
+A count alone does not bound memory: a long session's state (its log, its revealed
+cards) is many times a fresh one's, so 1,024 of them could take far more than the
+process has. Each entry's size is estimated once, when a new version is stored, by
+walking its objects (`approximate_size`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+DEFAULT_MAX_BYTES = 256 * 2**20
+_WALK_LIMIT = 200_000  # objects: past this the estimate stops growing (still bounded)
+
+
+def approximate_size(value: object) -> int:
+    """Bytes held by `value` and everything it reaches (each object counted once)."""
+    seen: set[int] = set()
+    stack: list[object] = [value]
+    total = 0
+    while stack and len(seen) < _WALK_LIMIT:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(_parts(obj))
+    return total
+
+
+def _parts(obj: object) -> Iterable[object]:
+    if isinstance(obj, str | bytes | int | float | bool | type(None)):
+        return ()
+    if isinstance(obj, dict):
+        return [*obj.keys(), *obj.values()]
+    if isinstance(obj, list | tuple | set | frozenset):
+        return obj
+    parts: list[object] = []
+    fields = getattr(obj, "__dict__", None)
+    if isinstance(fields, dict):
+        parts.extend(fields.values())
+    for name in getattr(type(obj), "__slots__", ()):
+        parts.append(getattr(obj, name, None))
+    return parts
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry(Generic[V]):
+    value: V
+    version: int
+    size: int
+
+
+class StateCache(Generic[V]):
+    """Values by stream with their version; the newest version of a stream wins.
+
+    Not thread-safe on its own: the session service calls it under its lock.
+    """
+
+    def __init__(self, max_entries: int, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._entries: OrderedDict[str, _Entry[V]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, stream: str) -> V | None:
+        """The cached value of `stream`, if any."""
+        entry = self._entries.get(stream)
+        return None if entry is None else entry.value
+
+    def remember(self, stream: str, value: V, version: int) -> None:
+        """Keep `value` (at `version`) unless a newer version is cached; evict past the bounds."""
+        current = self._entries.get(stream)
+        if current is not None and current.version > version:
+            return
+        if current is not None and current.version == version:
+            size = current.size  # the same state: no need to measure it again
+        else:
+            size = approximate_size(value)
+        self.pop(stream)
+        self._entries[stream] = _Entry(value, version, size)
+        self.bytes += size
+        while self._entries and (
+            len(self._entries) > self.max_entries or self.bytes > self.max_bytes
+        ):
+            _, evicted = self._entries.popitem(last=False)
+            self.bytes -= evicted.size
+
+    def pop(self, stream: str) -> None:
+        """Forget `stream`."""
+        entry = self._entries.pop(stream, None)
+        if entry is not None:
+            self.bytes -= entry.size

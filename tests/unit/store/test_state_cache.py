@@ -1,0 +1,57 @@
+"""The session service's state cache: bounded by count and by estimated bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.store.cache import StateCache, approximate_size
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    log: tuple[str, ...]
+
+
+def state(lines: int) -> State:
+    return State(tuple(f"line {i}" for i in range(lines)))
+
+
+def test_a_large_state_measures_larger_than_a_small_one_and_shared_parts_count_once() -> None:
+    small, large = approximate_size(state(10)), approximate_size(state(10_000))
+    assert large > 100 * small / 2
+    shared = state(1_000)
+    assert approximate_size((shared, shared)) < 1.1 * approximate_size(shared)
+
+
+def test_the_oldest_entries_go_once_the_bytes_bound_is_passed() -> None:
+    one = approximate_size(state(1_000))
+    cache: StateCache[State] = StateCache(max_entries=100, max_bytes=int(3.5 * one))
+    for i in range(5):
+        cache.remember(f"s{i}", state(1_000), version=1)
+    assert len(cache) == 3
+    assert cache.get("s0") is None and cache.get("s1") is None
+    assert cache.get("s4") is not None
+    assert cache.bytes <= cache.max_bytes
+
+
+def test_the_count_bound_still_holds_for_small_states() -> None:
+    cache: StateCache[State] = StateCache(max_entries=2)
+    for i in range(3):
+        cache.remember(f"s{i}", state(1), version=1)
+    assert [cache.get(f"s{i}") is not None for i in range(3)] == [False, True, True]
+
+
+def test_an_older_version_never_replaces_a_newer_one_and_a_pop_frees_its_bytes() -> None:
+    cache: StateCache[State] = StateCache(max_entries=10)
+    newer, older = state(2), state(1)
+    cache.remember("s", newer, version=5)
+    cache.remember("s", older, version=4)
+    assert cache.get("s") is newer
+    cache.pop("s")
+    assert cache.get("s") is None and cache.bytes == 0
+
+
+def test_a_state_larger_than_the_bound_is_not_kept() -> None:
+    cache: StateCache[State] = StateCache(max_entries=10, max_bytes=100)
+    cache.remember("s", state(100), version=1)
+    assert len(cache) == 0 and cache.bytes == 0
