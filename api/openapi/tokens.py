@@ -51,7 +51,7 @@ def table_operations() -> list[Operation]:
                   "The tenant's campaigns, newest first", "campaigns", None, campaigns,
                   errors=(401, 403, 422, 429), params=(LIMIT, CURSOR)),
         Operation("post", "/v1/join", "joinTable", "Exchange a join code for a player token",
-                  "sessions", JoinTable, JOINED, status=201, errors=(404, 413, 422, 429),
+                  "sessions", JoinTable, JOINED, status=201, errors=(401, 403, 404, 413, 422, 429),
                   description="Single use: of racing exchanges exactly one succeeds; an "
                   "unknown, used, expired or revoked code is 404 `join_code_not_found`."),
     ]  # fmt: skip

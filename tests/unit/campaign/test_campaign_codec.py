@@ -44,6 +44,7 @@ def busy_table() -> Table:
         )
     )
     table.do(cmd.RemoveRunner(runner="b", reason="escaped"))
+    table.do(cmd.RollDice(by=None, expression="2d6", visibility="gm"))
     table.do(cmd.EndCampaign())
     return table
 
