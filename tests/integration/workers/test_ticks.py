@@ -149,6 +149,10 @@ def table(embedded: Connection, clock_worker: Popen[bytes]) -> Iterator[Table]:
 BACKLOG = 700
 
 
+# Known leak (issue 17): after these two tests a Redis socket of this process stays open
+# (a kombu/Celery connection, by its referrers), depending on which tests share the
+# worker; `workers.app.release` does not reach it. Exempt until found, not hidden.
+@pytest.mark.leaves_celery_connection
 def test_a_tick_delivered_twice_at_once_applies_each_downtime_once(table: Table) -> None:
     table.create("dup", anchor=time.time() - BACKLOG - 0.5)
     first, second = send_tick(table.tenant, "dup"), send_tick(table.tenant, "dup")
@@ -168,6 +172,7 @@ def test_a_tick_delivered_twice_at_once_applies_each_downtime_once(table: Table)
     table.assert_replays_to_the_clock_state("dup")
 
 
+@pytest.mark.leaves_celery_connection
 @pytest.mark.parametrize("manual", [False, True], ids=["scheduled", "through"])
 def test_a_tick_racing_a_manual_advance_applies_each_downtime_once(
     table: Table, manual: bool
