@@ -29,7 +29,14 @@ export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 export UV_PYTHON := $(PYTHON)
 
-.PHONY: help run test lint bench clean venv contracts
+# The table pages (web/): npm dependencies from the lock file, rebuilt when a source changed.
+WEB := web
+WEB_DEPS := $(WEB)/node_modules/.package-lock.json
+WEB_BUILT := $(WEB)/dist/index.html
+WEB_SOURCES := $(shell find $(WEB)/src -type f 2>/dev/null) $(WEB)/index.html \
+	$(WEB)/vite.config.ts $(WEB)/tsconfig.json $(WEB)/package.json
+
+.PHONY: help run test lint bench clean venv contracts web
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -52,7 +59,15 @@ $(BENCH_STAMP): uv.lock pyproject.toml $(UV_STAMP)
 
 venv: $(DEV_STAMP)  ## build .venv from uv.lock (dev group)
 
-run: $(DEV_STAMP)  ## start the service on $HOST:$PORT, data under $DAEDALUS_DATA_DIR
+$(WEB_DEPS): $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+
+$(WEB_BUILT): $(WEB_DEPS) $(WEB_SOURCES)
+	cd $(WEB) && npm run --silent build
+
+web: $(WEB_BUILT)  ## type-check (tsc --strict) and build the table pages into web/dist
+
+run: $(DEV_STAMP) $(WEB_BUILT)  ## start the service on $HOST:$PORT, data under $DAEDALUS_DATA_DIR
 	mkdir -p "$(DAEDALUS_DATA_DIR)"
 	HOST="$(HOST)" PORT="$(PORT)" DAEDALUS_DATA_DIR="$(DAEDALUS_DATA_DIR)" $(PY) -m api
 
@@ -67,7 +82,7 @@ $(CHROMIUM):
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium
 
-test: lint $(CHROMIUM)  ## lint, then the whole test suite (unit, e2e and browser)
+test: lint $(CHROMIUM) $(WEB_BUILT)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2
 
 contracts: $(DEV_STAMP)  ## regenerate openapi/openapi.yaml and openapi/schema.graphql from the code
@@ -82,5 +97,6 @@ bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each print
 	done
 
 clean:  ## remove .venv, .tools and caches (keeps ./data)
-	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
+	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist \
+		$(WEB)/node_modules $(WEB)/dist
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

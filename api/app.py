@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ExceptionHandler
 
-from api import openapi, problems, rest
+from api import openapi, problems, rest, web
 from api.clients import KeyRing, load_keyring
 from api.graphql import DaedalusGraphQL
 from api.metrics import Metrics, metrics_endpoint, watch_workers
@@ -118,6 +118,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             *openapi.routes,  # GET /openapi.yaml and /openapi.json
             Route("/graphql", graphql, methods=["GET", "POST"]),
             WebSocketRoute("/graphql", graphql),
+            *web.routes(settings),  # the table pages at /table/
         ],
         middleware=_middleware(settings, metrics, keyring, tracing, origins, buckets),
         exception_handlers=handlers,

@@ -65,6 +65,11 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", validation_alias="HOST")
     port: int = Field(default=8000, ge=0, le=65535, validation_alias="PORT")
     data_dir: Path = Field(default=Path("./data"), validation_alias="DAEDALUS_DATA_DIR")
+    # The built table pages (`web/`, built by `make run`), served at /table/.
+    web_dir: Path = Field(
+        default=Path(__file__).resolve().parent.parent / "web" / "dist",
+        validation_alias="DAEDALUS_WEB_DIR",
+    )
     # None: a random key is used (see api/secret_key.py); production requires one.
     secret_key: SecretStr | None = Field(default=None, validation_alias="DAEDALUS_SECRET_KEY")
     # None: on outside production, off in production (graphiql_on / introspection_on).

@@ -30,6 +30,16 @@ from services.errors import DomainError
 # Operations endpoints (probes and scrapers sit inside the network) and the public
 # contract answer without a key and are not rate limited.
 OPEN_PATHS = frozenset({"/healthz", "/readyz", "/metrics", "/openapi.yaml", "/openapi.json"})
+# The table pages are static files: what they do, they do through the API with a key or
+# a role token like any client.
+TABLE_PAGES = "/table"
+
+
+def is_open(path: str) -> bool:
+    """Whether `path` answers without a key and outside the rate limit."""
+    return path in OPEN_PATHS or path == TABLE_PAGES or path.startswith(TABLE_PAGES + "/")
+
+
 GRAPHQL_PATH = "/graphql"  # its operations are scoped by api/publishable.PublishableScope
 _HEADER = API_KEY_HEADER.encode()
 
@@ -48,7 +58,7 @@ class ApiKeys:
         self.keyring = keyring
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
+        if scope["type"] not in ("http", "websocket") or is_open(scope["path"]):
             await self.app(scope, receive, send)
             return
         key = header(scope, _HEADER)

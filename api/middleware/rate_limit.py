@@ -16,7 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api import problems
 from api.clients import client_state
 from api.metrics import Metrics
-from api.middleware.api_keys import OPEN_PATHS
+from api.middleware.api_keys import is_open
 from api.ratelimit import TokenBuckets
 
 
@@ -41,7 +41,7 @@ class RateLimit:
         if scope["type"] == "lifespan":
             await self.app(scope, receive, self._closing_on_shutdown(send))
             return
-        if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
+        if scope["type"] not in ("http", "websocket") or is_open(scope["path"]):
             await self.app(scope, receive, send)
             return
         client = client_state(scope)

@@ -1,0 +1,304 @@
+"""The table pages (web/, served at /table/) played end to end in real Chromium.
+
+A GM creates a two-player session on the GM screen and hands out join codes; two
+separate browser contexts (one at a phone's 390×844) join by code and play the maze to
+its end through the pages; a third context follows the public spectator feed. Checked
+along the way: no face-down card's identity ever reaches a player's or the spectator's
+page (DOM, REST answers and WebSocket frames), every view catches up within a second of
+each move, a reload resumes where it was, and axe-core finds no serious accessibility
+violation. Screenshots of each page are saved under $DAEDALUS_SCREENSHOTS (default
+build/screenshots).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, WebSocket
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.e2e.conftest import serve
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+AXE = REPO / "web" / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = Path(os.environ.get("DAEDALUS_SCREENSHOTS", REPO / "build" / "screenshots"))
+LIVE_SECONDS = 1.0  # each view must show a move within this long
+MAX_MOVES = 400
+CARD_ID = re.compile(r'"c\d{2,3}"')  # the engine's internal card ids (GM only)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The pages built (a no-op when up to date) and a real server with its workers."""
+    subprocess.run(["make", "--no-print-directory", "web"], cwd=REPO, check=True)
+    with serve(tmp_path_factory.mktemp("table"), {}, worker=True) as (base_url, _log):
+        yield base_url
+
+
+@dataclass
+class Watched:
+    """A page whose REST answers and WebSocket frames are all kept for inspection."""
+
+    page: Page
+    traffic: list[str] = field(default_factory=list)
+
+
+def _watched(context: BrowserContext) -> Watched:
+    page = context.new_page()
+    seen = Watched(page)
+
+    def on_response(response: Any) -> None:
+        if "/v1/" in response.url:
+            with contextlib.suppress(PlaywrightError):  # a redirect has no body
+                seen.traffic.append(response.text())
+
+    def on_socket(socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: seen.traffic.append(str(payload)))
+
+    page.on("response", on_response)
+    page.on("websocket", on_socket)
+    return seen
+
+
+def _version(page: Page) -> int:
+    return int(page.locator("[data-version]").first.get_attribute("data-version") or 0)
+
+
+def _phase(page: Page) -> str:
+    return page.locator("[data-phase]").first.get_attribute("data-phase") or ""
+
+
+def _caught_up(page: Page, version: int) -> float:
+    """Seconds until `page` shows `version` (fails after LIVE_SECONDS)."""
+    started = time.monotonic()
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-version]')?.dataset.version) >= v",
+        arg=version,
+        timeout=LIVE_SECONDS * 1000,
+    )
+    return time.monotonic() - started
+
+
+def _axe(page: Page) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it stands."""
+    # Passed as text: playwright reads a `path` in its loop's thread pool, whose threads
+    # would outlive the test.
+    page.add_script_tag(content=AXE.read_text())
+    found: list[dict[str, Any]] = page.evaluate("async () => (await axe.run()).violations")
+    return [v for v in found if v.get("impact") in ("serious", "critical")]
+
+
+def _shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / f"{name}.png").write_bytes(page.screenshot(full_page=True))
+
+
+def _hidden_labels(site: str, session: str, gm_token: str) -> set[str]:
+    """The labels of the river's face-down cards, read with the GM's token."""
+    view = httpx.get(
+        f"{site}/v1/sessions/{session}", headers={"authorization": f"Bearer {gm_token}"}
+    ).json()["view"]
+    face_up = set(view["face_up"])
+    hidden = {slot: card for slot, card in view["slots"].items() if card not in face_up}
+    return {view["cards"][card]["label"] for card in hidden.values()}
+
+
+def _river_text(page: Page) -> str:
+    return " ".join(page.locator(".river").all_inner_texts())
+
+
+def _move(players: dict[str, Watched], gm: Page) -> Page:
+    """One move by whoever the table waits for; the page that made it."""
+    phase = _phase(gm)
+    if phase == "encounter":
+        gm.get_by_role("button", name="party fled").click()
+        return gm
+    acting = next((w.page for w in players.values() if w.page.locator(".your-turn").count()), None)
+    if acting is None:
+        raise AssertionError(f"nobody may act in phase {phase}")
+    if phase == "trap":
+        acting.get_by_role("button", name="Attempt to disarm").click()
+    elif phase == "choice":
+        acting.locator(".actions .card").first.click()
+    else:
+        backs = acting.locator(".river button.card.back")
+        if backs.count() == 0:  # nothing left to flip: the GM moves the table on
+            gm.get_by_role("button", name="Skip to the next player").click()
+            return gm
+        backs.first.click()
+        acting.get_by_role("button", name="Flip the selected card").click()
+    return acting
+
+
+def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
+    browser: Browser, site: str
+) -> None:
+    gm_context = browser.new_context(base_url=site, viewport={"width": 1280, "height": 900})
+    phone: ViewportSize = {"width": 390, "height": 844}
+    contexts = {
+        "p1": browser.new_context(base_url=site, viewport=phone, is_mobile=True, has_touch=True),
+        "p2": browser.new_context(base_url=site, viewport={"width": 1024, "height": 768}),
+    }
+    watch_context = browser.new_context(base_url=site, viewport={"width": 1920, "height": 1080})
+    try:
+        gm = gm_context.new_page()
+        gm.goto("/table/#/gm")
+        gm.get_by_role("button", name="Create session").click()
+        gm.wait_for_url(re.compile(r"#/gm/[0-9a-f]+$"))
+        session = gm.url.rsplit("/", 1)[1]
+        gm.wait_for_selector("[data-phase]")
+        gm_token = gm.evaluate(f"JSON.parse(localStorage['daedalus.table.{session}']).gm")
+        assert _axe(gm) == []
+
+        players: dict[str, Watched] = {}
+        for member, context in contexts.items():
+            seat = gm.locator(f"li.seat[data-member={member}]")
+            seat.get_by_role("button", name="Join code").click()
+            code = seat.locator(".join-code").inner_text()
+            assert seat.locator("img").get_attribute("src", timeout=5000)  # the QR code
+            player = _watched(context)
+            player.page.goto(f"/table/#/join/{code}")
+            player.page.wait_for_url(re.compile(rf"#/play/{session}$"))
+            player.page.wait_for_selector(f"[data-member={member}][data-version]")
+            players[member] = player
+
+        feed = gm.locator("a", has_text="open the public feed").get_attribute("href")
+        assert feed
+        spectator = _watched(watch_context)
+        spectator.page.goto(f"/table/{feed}")
+        spectator.page.wait_for_selector("[data-phase]")
+        watchers = [w.page for w in (*players.values(), spectator)]
+
+        assert _axe(players["p1"].page) == []
+        assert _axe(spectator.page) == []
+        phone_width = players["p1"].page.evaluate("document.documentElement.scrollWidth")
+        assert phone_width <= phone["width"], "the player view scrolls sideways on a phone"
+        _shot(gm, "gm-screen")
+        _shot(players["p1"].page, "player-phone")
+        _shot(spectator.page, "spectator-1920x1080")
+
+        lags: list[float] = []
+        for move in range(MAX_MOVES):
+            if _phase(gm) in ("escaped", "ended"):
+                break
+            before = _version(gm)
+            acting = _move(players, gm)
+            acting.wait_for_function(
+                "v => Number(document.querySelector('[data-version]')?.dataset.version) > v",
+                arg=before,
+                timeout=10_000,
+            )
+            version = _version(acting)
+            for page in [gm, *watchers]:
+                if page is not acting:
+                    lags.append(_caught_up(page, version))
+            labels = _hidden_labels(site, session, gm_token)
+            for page in watchers:
+                shown = _river_text(page)
+                assert not [label for label in labels if label in shown], (move, shown)
+                assert page.locator(".hidden-note").count() == 0
+            if move == 3:  # a reload resumes where it was, each event once
+                page = players["p2"].page
+                page.reload()
+                page.wait_for_function(
+                    "v => Number(document.querySelector('[data-version]')?.dataset.version) >= v",
+                    arg=_version(gm),
+                    timeout=10_000,
+                )
+                logged = page.locator(".log li").evaluate_all(
+                    "items => items.map(li => li.dataset.version)"
+                )
+                assert len(logged) == len(set(logged)) > 0
+        else:
+            raise AssertionError(f"the maze did not end in {MAX_MOVES} moves")
+
+        final = _phase(gm)
+        assert final in ("escaped", "ended")
+        for page in watchers:
+            page.wait_for_function(
+                "p => document.querySelector('[data-phase]')?.dataset.phase === p",
+                arg=final,
+                timeout=LIVE_SECONDS * 1000,
+            )
+        assert max(lags) < LIVE_SECONDS
+        # No face-down identity crossed the wire: no internal card id, and every river
+        # entry a player or spectator was sent face down carries nothing but its slot.
+        for watched in (*players.values(), spectator):
+            assert watched.traffic
+            for text in watched.traffic:
+                assert not CARD_ID.search(text), text[:300]
+                for face_down in re.findall(r'\{"face_up":\s*false[^{}]*\}', text):
+                    assert set(json.loads(face_down)) <= {"face_up", "slot"}, face_down
+        _shot(gm, "gm-screen-end")
+        _shot(players["p2"].page, "player-end")
+        _shot(spectator.page, "spectator-end")
+    finally:
+        for context in (gm_context, *contexts.values(), watch_context):
+            context.close()
+
+
+def test_the_difficulty_page_shows_progress_then_the_chart(browser: Browser, site: str) -> None:
+    context = browser.new_context(base_url=site)
+    try:
+        page = context.new_page()
+        page.goto("/table/#/difficulty")
+        page.get_by_label("Labyrinth", exact=True).select_option("enchanted_forest_v2")
+        page.get_by_label("Games", exact=True).fill("5000")
+        # Every progress value the page shows, as it shows it.
+        page.evaluate(
+            """() => { window.seen = [];
+              new MutationObserver(() => {
+                const bar = document.querySelector('progress[data-progress]');
+                if (bar) window.seen.push(Number(bar.dataset.progress));
+              }).observe(document.body, {subtree: true, childList: true, attributes: true}); }"""
+        )
+        page.get_by_role("button", name="Simulate").click()
+        chart = page.locator("img.chart")
+        chart.wait_for(timeout=120_000)
+        page.wait_for_function(
+            "() => document.querySelector('img.chart').naturalWidth > 0", timeout=30_000
+        )
+        seen: list[float] = page.evaluate("window.seen")
+        assert any(0 < value < 1 for value in seen), seen
+        assert page.get_by_test_id("escape-rate").inner_text().endswith("%")
+        assert _axe(page) == []
+        _shot(page, "difficulty")
+    finally:
+        context.close()
+
+
+def test_a_refused_definition_is_shown_at_the_field(browser: Browser, site: str) -> None:
+    context = browser.new_context(base_url=site)
+    try:
+        page = context.new_page()
+        page.goto("/table/#/gm")
+        page.get_by_label("Or a custom definition (JSON)").fill('{"name": "x", "dc": 0}')
+        page.get_by_role("button", name="Check definition").click()
+        issues = page.locator(".issues li")
+        issues.first.wait_for()
+        assert any(text.startswith("dc") for text in issues.all_inner_texts())
+        page.goto("/table/#/join/NOPE-NOPE")
+        assert page.get_by_role("alert").inner_text(timeout=5000)
+    finally:
+        context.close()
+
+
+def test_the_pages_are_served_at_table_and_static_files_are_open(site: str) -> None:
+    page = httpx.get(f"{site}/table/")
+    assert page.status_code == 200 and '<div id="app">' in page.text
+    assert page.headers["cache-control"] == "no-cache"
+    redirected = httpx.get(f"{site}/table", follow_redirects=False)
+    assert (redirected.status_code, redirected.headers["location"]) == (308, "/table/")

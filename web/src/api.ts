@@ -1,0 +1,324 @@
+// All of the pages' data access: REST over fetch, live updates over graphql-ws.
+// Kept in this one module so it moves to the generated client (clients/typescript) in
+// one step. The pages are served by Daedalus at /table/, so every call is same-origin.
+import { createClient, type Client } from "graphql-ws";
+
+export type Json = Record<string, unknown>;
+
+/** A refusal as the API words it: a stable code, a message, and the field it concerns. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly field: string | null = null,
+    readonly status = 0,
+  ) {
+    super(message);
+  }
+}
+
+const apiKey = (): string | null => localStorage.getItem("daedalus.apiKey");
+
+async function rest<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const key = apiKey();
+  if (key) headers["x-api-key"] = key;
+  let response: Response;
+  try {
+    response = await fetch(`/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("network_error", "The service cannot be reached; check your connection.");
+  }
+  const text = await response.text();
+  const data = text ? (JSON.parse(text) as Json) : {};
+  if (!response.ok) {
+    const errors = Array.isArray(data.errors) ? (data.errors as Json[]) : [];
+    const first = errors[0];
+    const loc = first && Array.isArray(first.loc) ? (first.loc as unknown[]).join(".") : null;
+    const message = String(first?.msg ?? data.detail ?? data.title ?? response.statusText);
+    throw new ApiError(String(data.code ?? "error"), message, loc, response.status);
+  }
+  return data as T;
+}
+
+// ---- labyrinth sessions -------------------------------------------------------------
+
+export interface Member {
+  id: string;
+  name: string;
+}
+export interface Preset {
+  name: string;
+  title: string;
+  variant: string;
+  dc: number;
+  alias_of: string | null;
+}
+export interface Created {
+  session_id: string;
+  gm_token: string;
+  spectator_token: string;
+  version: number;
+}
+export interface SeenCard {
+  face_up: boolean;
+  slot?: string;
+  kind?: string;
+  label?: string;
+}
+export interface TableView {
+  session_id: string;
+  role: "gm" | "player" | "spectator";
+  member: string | null;
+  version: number;
+  view: Json;
+}
+export interface TableEvent extends Json {
+  version: number;
+  type: string;
+}
+export interface DefinitionIssue {
+  field: string | null;
+  code: string;
+  message: string;
+}
+export interface DefinitionReport {
+  valid: boolean;
+  problems: DefinitionIssue[];
+  warnings: DefinitionIssue[];
+}
+
+export const presets = async (): Promise<Preset[]> =>
+  (await rest<{ presets: Preset[] }>("GET", "/labyrinths/presets")).presets.filter(
+    (p) => p.alias_of === null,
+  );
+
+export const validateDefinition = (definition: unknown): Promise<DefinitionReport> =>
+  rest("POST", "/labyrinths/validate", { definition });
+
+export const createSession = (
+  source: { preset: string } | { definition: unknown },
+  party: Member[],
+): Promise<Created> => rest("POST", "/sessions", { ...source, party });
+
+export const getTable = (id: string, token: string): Promise<TableView> =>
+  rest("GET", `/sessions/${encodeURIComponent(id)}`, undefined, token);
+
+export const tableEvents = async (id: string, token: string, after = 0): Promise<TableEvent[]> => {
+  const found: TableEvent[] = [];
+  for (;;) {
+    const page = await rest<{ events: TableEvent[] }>(
+      "GET",
+      `/sessions/${encodeURIComponent(id)}/events?after=${after}`,
+      undefined,
+      token,
+    );
+    found.push(...page.events);
+    const last = page.events.at(-1);
+    if (!last || page.events.length < 100) return found;
+    after = last.version;
+  }
+};
+
+export const send = (id: string, token: string, command: Json): Promise<Json> =>
+  rest("POST", `/sessions/${encodeURIComponent(id)}/commands`, command, token);
+
+export interface JoinCode {
+  code: string;
+  member: string;
+  expires_at: string;
+}
+export const makeJoinCode = (id: string, gmToken: string, member: string): Promise<JoinCode> =>
+  rest("POST", `/sessions/${encodeURIComponent(id)}/join-codes`, { member }, gmToken);
+
+export interface Joined {
+  kind: "session" | "campaign";
+  session_id?: string;
+  campaign_id?: string;
+  token: string;
+  role: string;
+  member: string | null;
+}
+export const join = (code: string): Promise<Joined> => rest("POST", "/join", { code });
+
+/** The exact chance that `expression` (a check such as `1d20+2 >= 13`) succeeds. */
+export const chanceOf = async (expression: string): Promise<number> => {
+  const report = await rest<{ distribution: { value: number; float: number }[] }>(
+    "POST",
+    "/dice/probability",
+    { expression },
+  );
+  return report.distribution
+    .filter((point) => point.value === 1)
+    .reduce((sum, point) => sum + point.float, 0);
+};
+
+// ---- campaigns ----------------------------------------------------------------------
+
+export interface CampaignCreated {
+  campaign_id: string;
+  gm_token: string;
+  version: number;
+}
+export const createCampaign = (body: Json): Promise<CampaignCreated> =>
+  rest("POST", "/campaigns", body);
+export const getCampaign = (id: string, token: string): Promise<TableView> =>
+  rest("GET", `/campaigns/${encodeURIComponent(id)}`, undefined, token);
+/** Pass one downtime now (a GM's manual tick). */
+export const advanceCampaign = (id: string, token: string): Promise<Json> =>
+  rest("POST", `/campaigns/${encodeURIComponent(id)}/advance`, {}, token);
+
+// ---- simulations --------------------------------------------------------------------
+
+export interface Job extends Json {
+  job_id: string;
+  status: string;
+}
+export const startSimulation = (body: Json): Promise<Job> => rest("POST", "/simulations", body);
+export const getSimulation = (id: string): Promise<Job> =>
+  rest("GET", `/simulations/${encodeURIComponent(id)}`);
+export const chartUrl = (id: string): string => `/v1/simulations/${encodeURIComponent(id)}/chart.svg`;
+
+// ---- live updates -------------------------------------------------------------------
+
+const SESSION_EVENTS = `subscription Follow($id: ID!, $token: String, $after: Long!) {
+  sessionEvents(sessionId: $id, token: $token, after: $after) {
+    __typename
+    ... on SessionEvent { version type }
+    ... on Problem { code message }
+  }
+}`;
+const CAMPAIGN_EVENTS = `subscription FollowCampaign($id: ID!, $token: String, $after: Long!) {
+  campaignEvents(campaignId: $id, token: $token, after: $after) {
+    __typename
+    ... on CampaignEvent { version type }
+    ... on Problem { code message }
+  }
+}`;
+const SIMULATION_PROGRESS = `subscription Progress($id: ID!) {
+  simulationProgress(id: $id) {
+    __typename
+    ... on Simulation { jobId status progress gamesDone totalGames totalGamesDone chartReady }
+    ... on Problem { code message }
+  }
+}`;
+
+export type Status = "live" | "reconnecting" | "ended";
+
+function socket(): Client {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
+  const key = apiKey();
+  return createClient({ url, lazy: true, retryAttempts: 0, connectionParams: key ? { api_key: key } : {} });
+}
+
+interface Followed {
+  version: number;
+  type: string;
+}
+
+/**
+ * Follow a stream of versioned events from `after`: each new version once, in order.
+ * A lost socket is reopened after a second from the last version seen, so nothing is
+ * lost or repeated; the returned function stops following.
+ */
+function followVersions(
+  query: string,
+  variables: (after: number) => Json,
+  after: number,
+  onEvent: (event: Followed) => void,
+  onStatus: (status: Status, problem?: ApiError) => void,
+): () => void {
+  let stopped = false;
+  let last = after;
+  let client: Client | null = null;
+  const run = async (): Promise<void> => {
+    while (!stopped) {
+      client = socket();
+      const ended = await new Promise<boolean>((resolve) => {
+        client!.subscribe<Json>(
+          { query, variables: variables(last) },
+          {
+            next: ({ data }) => {
+              const payload = data ? (Object.values(data)[0] as Json) : null;
+              if (!payload) return;
+              if (payload.__typename === "Problem") {
+                onStatus("ended", new ApiError(String(payload.code), String(payload.message)));
+                stopped = true;
+                return;
+              }
+              onStatus("live");
+              const event = payload as unknown as Followed;
+              if (typeof event.version === "number" && event.version > last) {
+                last = event.version;
+                onEvent(event);
+              }
+            },
+            error: () => resolve(false),
+            complete: () => resolve(true),
+          },
+        );
+      });
+      void client.dispose();
+      if (ended || stopped) {
+        if (!stopped) onStatus("ended");
+        return;
+      }
+      onStatus("reconnecting");
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  };
+  void run();
+  return () => {
+    stopped = true;
+    void client?.dispose();
+  };
+}
+
+export const followTable = (
+  id: string,
+  token: string,
+  after: number,
+  onEvent: (event: Followed) => void,
+  onStatus: (status: Status, problem?: ApiError) => void,
+): (() => void) =>
+  followVersions(SESSION_EVENTS, (a) => ({ id, token, after: a }), after, onEvent, onStatus);
+
+export const followCampaign = (
+  id: string,
+  token: string,
+  after: number,
+  onEvent: (event: Followed) => void,
+  onStatus: (status: Status, problem?: ApiError) => void,
+): (() => void) =>
+  followVersions(CAMPAIGN_EVENTS, (a) => ({ id, token, after: a }), after, onEvent, onStatus);
+
+/** The job's state as it changes, until it has finished. */
+export function followSimulation(
+  id: string,
+  onJob: (job: Json) => void,
+  onDone: (problem?: ApiError) => void,
+): () => void {
+  const client = socket();
+  const stop = client.subscribe<Json>(
+    { query: SIMULATION_PROGRESS, variables: { id } },
+    {
+      next: ({ data }) => {
+        const job = data?.simulationProgress as Json | undefined;
+        if (job?.__typename === "Problem") onDone(new ApiError(String(job.code), String(job.message)));
+        else if (job) onJob(job);
+      },
+      error: () => onDone(new ApiError("network_error", "The progress feed was lost.")),
+      complete: () => onDone(),
+    },
+  );
+  return () => {
+    stop();
+    void client.dispose();
+  };
+}

@@ -1,0 +1,90 @@
+// The difficulty page: run a simulation with a live progress bar, then its chart and statistics.
+import { useEffect, useState } from "preact/hooks";
+import { chartUrl, followSimulation, getSimulation, presets as loadPresets, startSimulation } from "./api";
+import type { ApiError, Json, Preset } from "./api";
+import { Problem, errorOf } from "./ui";
+
+const percent = (x: unknown): string => (typeof x === "number" ? `${(x * 100).toFixed(1)}%` : "—");
+
+export function Difficulty() {
+  const [presets, setPresets] = useState<Preset[]>([]);
+  const [preset, setPreset] = useState("enchanted_forest_v2");
+  const [games, setGames] = useState(2000);
+  const [job, setJob] = useState<Json | null>(null);
+  const [result, setResult] = useState<Json | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    loadPresets().then(setPresets, (e: unknown) => setError(errorOf(e)));
+  }, []);
+  const run = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setError(null);
+    setResult(null);
+    try {
+      const started = await startSimulation({ preset, games });
+      setJob({ status: started.status, progress: 0 });
+      followSimulation(
+        started.job_id,
+        (state) => setJob(state),
+        (problem) => {
+          if (problem) setError(problem);
+          getSimulation(started.job_id).then(setResult, (e: unknown) => setError(errorOf(e)));
+        },
+      );
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  };
+  const stats = (result?.statistics ?? null) as Json | null;
+  const progress = Number(job?.progress ?? 0);
+  return (
+    <div class="difficulty">
+      <form class="panel" onSubmit={run} aria-label="Simulate a labyrinth">
+        <h2>How hard is this labyrinth?</h2>
+        <label for="sim-preset">Labyrinth</label>
+        <select id="sim-preset" value={preset} onChange={(e) => setPreset((e.target as HTMLSelectElement).value)}>
+          {presets.map((p) => (
+            <option value={p.name} key={p.name}>
+              {p.title} ({p.variant})
+            </option>
+          ))}
+        </select>
+        <label for="sim-games">Games</label>
+        <input
+          id="sim-games"
+          type="number"
+          min={1}
+          value={games}
+          onInput={(e) => setGames(Number((e.target as HTMLInputElement).value))}
+        />
+        <button type="submit" class="primary">
+          Simulate
+        </button>
+        <Problem error={error} />
+      </form>
+      {job && (
+        <div class="panel" aria-label="Progress">
+          <progress value={progress} max={1} aria-label="Simulation progress" data-progress={progress} />{" "}
+          <span data-testid="job-status">{String(job.status)}</span> {percent(progress)}
+          {job.status === "failed" && <Problem error={errorOf(new Error(String(job.error ?? "failed")))} />}
+        </div>
+      )}
+      {result && result.status === "succeeded" && stats && (
+        <div class="panel" aria-label="Results">
+          <h2>Results</h2>
+          <dl class="stats">
+            <dt>Escape rate</dt>
+            <dd data-testid="escape-rate">{percent(stats.escape_rate)}</dd>
+            <dt>95% interval</dt>
+            <dd>{((stats.escape_ci95 ?? []) as number[]).map(percent).join(" – ")}</dd>
+            <dt>Turns (mean)</dt>
+            <dd>{String((stats.turns as Json | undefined)?.mean ?? "—")}</dd>
+            <dt>Encounters per game</dt>
+            <dd>{String((stats.encounters as Json | undefined)?.mean ?? "—")}</dd>
+          </dl>
+          <img class="chart" src={chartUrl(String(result.job_id))} alt="Escape rate against the labyrinth's DC" />
+        </div>
+      )}
+    </div>
+  );
+}
