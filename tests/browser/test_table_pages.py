@@ -302,3 +302,36 @@ def test_the_pages_are_served_at_table_and_static_files_are_open(site: str) -> N
     assert page.headers["cache-control"] == "no-cache"
     redirected = httpx.get(f"{site}/table", follow_redirects=False)
     assert (redirected.status_code, redirected.headers["location"]) == (308, "/table/")
+
+
+def test_the_campaign_clock_shows_each_downtime_live(browser: Browser, site: str) -> None:
+    context = browser.new_context(base_url=site)
+    try:
+        page = context.new_page()
+        page.goto("/table/#/campaign")
+        page.get_by_role("button", name="Create campaign").click()
+        page.wait_for_url(re.compile(r"#/campaign/[0-9a-f]+$"))
+        downtime = page.get_by_test_id("downtime")
+        assert downtime.inner_text() == "0"
+        campaign = page.url.rsplit("/", 1)[1]
+        token = page.evaluate(f"JSON.parse(localStorage['daedalus.table.{campaign}']).gm")
+        # A downtime passed elsewhere (another GM tab, the clock) shows here live.
+        advanced = httpx.post(
+            f"{site}/v1/campaigns/{campaign}/advance",
+            json={},
+            headers={"authorization": f"Bearer {token}"},
+        )
+        assert advanced.status_code == 200, advanced.text
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=downtime]').textContent === '1'",
+            timeout=LIVE_SECONDS * 1000,
+        )
+        page.get_by_role("button", name="Pass a downtime").click()
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=downtime]').textContent === '2'",
+            timeout=5000,
+        )
+        assert _axe(page) == []
+        _shot(page, "campaign")
+    finally:
+        context.close()
