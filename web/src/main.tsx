@@ -62,6 +62,7 @@ function App() {
           <a href="#/difficulty">Difficulty</a>
         </nav>
       )}
+      <div id="dice-tray" aria-hidden="true" />
       <main key={route.join("/")} class={watching ? "wide" : undefined}>
         <Page route={route} />
       </main>

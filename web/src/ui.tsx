@@ -1,6 +1,7 @@
 // Shared pieces of the table pages: the live table hook, cards, dice, the event log.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
+import { throwDice } from "./dice3d";
 import {
   ApiError,
   followTable,
@@ -47,13 +48,17 @@ export function useTable(id: string, token: string): LiveTable {
     let stop = (): void => {};
     let busy: Promise<void> = Promise.resolve();
     let closed = false;
+    let loaded = false; // the first read is history: only what arrives live is thrown
     const refresh = (): Promise<void> =>
       (busy = busy.then(async () => {
         if (closed) return;
         try {
           const after = held.current.at(-1)?.version ?? 0;
           const [table, fresh] = await Promise.all([getTable(id, token), tableEvents(id, token, after)]);
-          held.current = [...held.current, ...fresh.filter((e) => e.version > after)];
+          const arrived = fresh.filter((e) => e.version > after);
+          if (loaded) for (const e of arrived) if (e.roll && !e.hidden) void throwDice(e.roll as Json);
+          loaded = true;
+          held.current = [...held.current, ...arrived];
           setState((s) => ({ ...s, table, events: held.current, error: null }));
         } catch (error) {
           setState((s) => ({ ...s, error: error as ApiError }));
