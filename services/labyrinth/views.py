@@ -6,6 +6,7 @@ from typing import Any
 
 from services.labyrinth.jsonable import jsonable
 from services.labyrinth.state import MazeState
+from services.labyrinth.vocab import ACTION_STAT
 
 
 def gm_view(state: MazeState) -> dict[str, Any]:
@@ -64,8 +65,11 @@ def _table(state: MazeState, slots: bool) -> dict[str, Any]:
 
 
 def player_view(state: MazeState, player: str) -> dict[str, Any]:
-    """What a player at the table sees: face-down cards only as this deal's slot ids."""
-    return {"viewer": player, **_table(state, slots=True)}
+    """What a player at the table sees: face-down cards only as this deal's slot ids, and
+    the player's own check for each action (the dice rolled against the maze's DC)."""
+    profile = state.member(player).profile
+    checks = {action.value: profile.expression(stat) for action, stat in ACTION_STAT.items()}
+    return {"viewer": player, "checks": checks, **_table(state, slots=True)}
 
 
 def spectator_view(state: MazeState) -> dict[str, Any]:

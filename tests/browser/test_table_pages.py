@@ -221,6 +221,12 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
         _shot(players["p1"].page, "player-phone")
         _shot(spectator.page, "spectator-1920x1080")
 
+        # The active player sees each action's exact odds: 1d20 against the preset's DC 13.
+        active = next(w.page for w in players.values() if w.page.locator(".your-turn").count())
+        forge = active.get_by_role("button", name=re.compile("^Forge a Path"))
+        forge.locator(".odds").wait_for(timeout=5000)
+        assert forge.inner_text().endswith("1d20: 40%")
+
         lags: list[float] = []
         names = {id(gm): "gm", id(spectator.page): "spectator"}
         names.update({id(w.page): m for m, w in players.items()})

@@ -147,16 +147,15 @@ export interface Joined {
 }
 export const join = (code: string): Promise<Joined> => rest("POST", "/join", { code });
 
-/** The exact chance that `expression` (a check such as `1d20+2 >= 13`) succeeds. */
-export const chanceOf = async (expression: string): Promise<number> => {
-  const report = await rest<{ distribution: { value: number; float: number }[] }>(
+/** The exact chance that a check such as `1d20+2 >= 13` succeeds. */
+export const chanceOf = async (check: string): Promise<number> => {
+  const report = await rest<{ check: { success: { float: number } } | null }>(
     "POST",
     "/dice/probability",
-    { expression },
+    { expression: check },
   );
-  return report.distribution
-    .filter((point) => point.value === 1)
-    .reduce((sum, point) => sum + point.float, 0);
+  if (!report.check) throw new ApiError("not_a_check", `${check} is not a check`);
+  return report.check.success.float;
 };
 
 // ---- campaigns ----------------------------------------------------------------------

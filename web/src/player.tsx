@@ -1,6 +1,6 @@
 // The player view: join with a code, see one's seat and the river, act on one's turn.
 import { useEffect, useState } from "preact/hooks";
-import { join, send, type ApiError, type Json, type SeenCard } from "./api";
+import { chanceOf, join, send, type ApiError, type Json, type SeenCard } from "./api";
 import { Card, EventLog, Problem, Section, StatusBadge, errorOf, saved, useTable } from "./ui";
 import { RollForm } from "./rolls";
 
@@ -54,12 +54,36 @@ const ACTIONS: [string, string, boolean][] = [
   ["boost_morale", "Boost Morale", false],
 ];
 
+/** The exact chance of each of the viewer's action checks against the maze's DC. */
+function useOdds(checks: Record<string, string>, dc: number): Record<string, number> {
+  const [odds, setOdds] = useState<Record<string, number>>({});
+  const key = JSON.stringify([checks, dc]);
+  useEffect(() => {
+    let live = true;
+    Promise.all(
+      Object.entries(checks).map(async ([action, dice]) => [action, await chanceOf(`${dice} >= ${dc}`)] as const),
+    ).then(
+      (found) => live && setOdds(Object.fromEntries(found)),
+      () => live && setOdds({}),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return odds;
+}
+
 export function Play({ id }: { id: string }) {
   const token = String(saved.get(id).player ?? "");
   const me = String(saved.get(id).member ?? "");
   const { table, events, status, error } = useTable(id, token);
   const [acting, setActing] = useState<ApiError | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
+  const view = table?.view ?? {};
+  const odds = useOdds(
+    (view.checks ?? {}) as Record<string, string>,
+    Number((view.maze as Json | undefined)?.dc ?? 0),
+  );
   if (!token) return <p class="problem">Join this table with a code first.</p>;
   if (!table) return <Problem error={error} />;
   const v = table.view;
@@ -127,6 +151,12 @@ export function Play({ id }: { id: string }) {
                   onClick={() => void command({ type: "TakeAction", action, cards: picked })}
                 >
                   {label}
+                  {odds[action] !== undefined && (
+                    <span class="odds">
+                      {" "}
+                      {(view.checks as Record<string, string>)[action]}: {Math.round(odds[action]! * 100)}%
+                    </span>
+                  )}
                 </button>
               ))}
             {phase === "choice" &&
