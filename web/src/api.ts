@@ -210,10 +210,16 @@ const SIMULATION_PROGRESS = `subscription Progress($id: ID!) {
 
 export type Status = "live" | "reconnecting" | "ended";
 
-function socket(): Client {
+function socket(onConnected?: () => void): Client {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
   const key = apiKey();
-  return createClient({ url, lazy: true, retryAttempts: 0, connectionParams: key ? { api_key: key } : {} });
+  return createClient({
+    url,
+    lazy: true,
+    retryAttempts: 0,
+    connectionParams: key ? { api_key: key } : {},
+    on: onConnected ? { connected: onConnected } : undefined,
+  });
 }
 
 interface Followed {
@@ -238,7 +244,7 @@ function followVersions(
   let client: Client | null = null;
   const run = async (): Promise<void> => {
     while (!stopped) {
-      client = socket();
+      client = socket(() => onStatus("live"));
       const ended = await new Promise<boolean>((resolve) => {
         client!.subscribe<Json>(
           { query, variables: variables(last) },
