@@ -266,6 +266,15 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
                 shown = _river_text(page)
                 assert not [label for label in labels if label in shown], (move, shown)
                 assert page.locator(".hidden-note").count() == 0
+            if move == 2:  # a GM override: a face-down card revealed to the whole table
+                reveal = gm.get_by_role("button", name=re.compile("^Reveal "))
+                if reveal.count():
+                    named = reveal.first.get_attribute("aria-label") or ""
+                    label = named.removeprefix("Reveal ")
+                    reveal.first.click()
+                    spectator.page.locator(".river .card.face", has_text=label).wait_for(
+                        timeout=5000
+                    )
             if move == 1:  # a roll into the table's log, thrown as 3D dice on the server's faces
                 _roll_at_the_table(players["p1"].page, players["p2"].page)
             if move == 5:  # a lost socket: the feed reconnects and resumes after its version

@@ -17,6 +17,8 @@ import {
 import { Card, EventLog, Problem, Section, StatusBadge, errorOf, saved, useTable } from "./ui";
 import { RollForm } from "./rolls";
 
+const OVERRIDE = "GM override at the table";
+
 export function NewSession({ go }: { go: (hash: string) => void }) {
   const [presets, setPresets] = useState<Preset[]>([]);
   const [preset, setPreset] = useState("standard_deck");
@@ -201,7 +203,31 @@ export function GmTable({ id }: { id: string }) {
       <Section title="River">
         <div class="river">
           {slots.map(([slot, cardId]) => (
-            <Card card={seen(cardId, slot)} key={slot} />
+            <div class="gm-card" key={slot}>
+              <Card card={seen(cardId, slot)} />
+              {live && (
+                <div class="overrides">
+                  {!faceUp.has(cardId) && (
+                    <button
+                      type="button"
+                      aria-label={`Reveal ${cards[cardId]?.label ?? slot}`}
+                      onClick={() => void command({ type: "RevealRiverCard", card: slot, reason: OVERRIDE })}
+                    >
+                      Reveal
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    aria-label={`Discard ${cards[cardId]?.label ?? slot} and refill`}
+                    onClick={() =>
+                      void command({ type: "MoveRiverCard", card: slot, to: "discard", refill: true, reason: OVERRIDE })
+                    }
+                  >
+                    Discard
+                  </button>
+                </div>
+              )}
+            </div>
           ))}
         </div>
         <p>
