@@ -169,7 +169,7 @@ def pytest_runtest_teardown(
     """Fail the test if, its fixtures torn down, it left something new behind."""
     result = yield
     before = item.stash.get(_BEFORE, None)
-    if before is None or item.get_closest_marker("leaves_celery_connection") is not None:
+    if before is None:
         return result
     deadline = time.monotonic() + GRACE_SECONDS
     collected = False

@@ -143,16 +143,19 @@ def table(embedded: Connection, clock_worker: Popen[bytes]) -> Iterator[Table]:
     for raw in list(embedded.client.zscan_iter(key, match=f"{t.tenant}\x1f*")):
         embedded.client.zrem(key, raw[0])
     release(celery_app)  # the result subscriptions and broker connections of send_tick
+    # The module's store pool grows when a test needs two connections at once (a WATCH
+    # transaction and a read beside it): the grown pool is the fixture's, not something
+    # the code under test left open. Its idle connections are closed here, so the leak
+    # check sees only what the test itself leaves.
+    embedded.client.connection_pool.disconnect()
+    if embedded.embedded is not None:
+        embedded.embedded.connection_pool.disconnect()
 
 
 # Long enough a backlog (downtimes due) that two ticks applying it overlap in time.
 BACKLOG = 700
 
 
-# Known leak (issue 17): after these two tests a Redis socket of this process stays open
-# (a kombu/Celery connection, by its referrers), depending on which tests share the
-# worker; `workers.app.release` does not reach it. Exempt until found, not hidden.
-@pytest.mark.leaves_celery_connection
 def test_a_tick_delivered_twice_at_once_applies_each_downtime_once(table: Table) -> None:
     table.create("dup", anchor=time.time() - BACKLOG - 0.5)
     first, second = send_tick(table.tenant, "dup"), send_tick(table.tenant, "dup")
@@ -172,7 +175,6 @@ def test_a_tick_delivered_twice_at_once_applies_each_downtime_once(table: Table)
     table.assert_replays_to_the_clock_state("dup")
 
 
-@pytest.mark.leaves_celery_connection
 @pytest.mark.parametrize("manual", [False, True], ids=["scheduled", "through"])
 def test_a_tick_racing_a_manual_advance_applies_each_downtime_once(
     table: Table, manual: bool
