@@ -352,6 +352,12 @@ def test_the_difficulty_page_shows_progress_then_the_chart(browser: Browser, sit
         seen: list[float] = page.evaluate("window.seen")
         assert any(0 < value < 1 for value in seen), seen
         assert page.get_by_test_id("escape-rate").inner_text().endswith("%")
+        # A tuning: the DCs nearest a target escape rate, answered in a table.
+        page.get_by_label("Target escape rate (%)").fill("60")
+        page.get_by_role("button", name="Tune").click()
+        rows = page.locator("table.tuned tbody tr")
+        rows.first.wait_for(timeout=60_000)
+        assert rows.count() >= 1 and rows.first.locator("td").first.inner_text().isdigit()
         assert _axe(page) == []
         _shot(page, "difficulty")
     finally:

@@ -182,6 +182,12 @@ export interface Job extends Json {
 export const startSimulation = (body: Json): Promise<Job> => rest("POST", "/simulations", body);
 export const getSimulation = (id: string): Promise<Job> =>
   rest("GET", `/simulations/${encodeURIComponent(id)}`);
+export interface Tuned {
+  configurations: number;
+  candidates: { dc: number; distance: number; summary: Json }[];
+}
+/** The labyrinth's DCs nearest a target escape rate (a bounded search, answered directly). */
+export const tune = (body: Json): Promise<Tuned> => rest("POST", "/tunings", body);
 export const chartUrl = (id: string): string => `/v1/simulations/${encodeURIComponent(id)}/chart.svg`;
 
 // ---- live updates -------------------------------------------------------------------

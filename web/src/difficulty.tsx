@@ -1,10 +1,66 @@
 // The difficulty page: run a simulation with a live progress bar, then its chart and statistics.
 import { useEffect, useState } from "preact/hooks";
-import { chartUrl, followSimulation, getSimulation, presets as loadPresets, startSimulation } from "./api";
-import type { ApiError, Json, Preset } from "./api";
+import { chartUrl, followSimulation, getSimulation, presets as loadPresets, startSimulation, tune } from "./api";
+import type { ApiError, Json, Preset, Tuned } from "./api";
 import { Problem, errorOf } from "./ui";
 
 const percent = (x: unknown): string => (typeof x === "number" ? `${(x * 100).toFixed(1)}%` : "—");
+
+function Tuning({ preset }: { preset: string }) {
+  const [target, setTarget] = useState(50);
+  const [tuned, setTuned] = useState<Tuned | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const run = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      setTuned(await tune({ preset, target: "escape_rate", value: target / 100, games: 300 }));
+    } catch (e) {
+      setError(errorOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="panel" onSubmit={run} aria-label="Tune a labyrinth">
+      <h2>Which DC gives the escape rate I want?</h2>
+      <label for="tune-target">Target escape rate (%)</label>
+      <input
+        id="tune-target"
+        type="number"
+        min={0}
+        max={100}
+        value={target}
+        onInput={(e) => setTarget(Number((e.target as HTMLInputElement).value))}
+      />
+      <button type="submit" disabled={busy}>
+        {busy ? "Tuning…" : "Tune"}
+      </button>
+      <Problem error={error} />
+      {tuned && (
+        <table class="tuned">
+          <caption>Nearest of {tuned.configurations} configurations</caption>
+          <thead>
+            <tr>
+              <th scope="col">DC</th>
+              <th scope="col">Escape rate</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tuned.candidates.map((c) => (
+              <tr key={c.dc}>
+                <td>{c.dc}</td>
+                <td>{percent(c.summary.escape_rate)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </form>
+  );
+}
 
 export function Difficulty() {
   const [presets, setPresets] = useState<Preset[]>([]);
@@ -62,6 +118,7 @@ export function Difficulty() {
         </button>
         <Problem error={error} />
       </form>
+      <Tuning preset={preset} />
       {job && (
         <div class="panel" aria-label="Progress">
           <progress value={progress} max={1} aria-label="Simulation progress" data-progress={progress} />{" "}
