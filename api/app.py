@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     origins = browser_origins(settings, keyring)
     buckets = _buckets(settings)
     graphql = DaedalusGraphQL(settings, allowed_origins=origins)
+    _check_table_key(settings, keyring)
     if keyring.required and not len(keyring):
         log.warning("production without DAEDALUS_API_KEYS: every API request will be refused")
     handlers: dict[type[Exception] | int, ExceptionHandler] = {
@@ -131,6 +132,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.rate_buckets = buckets  # WebSocket operations spend them too
     watch_workers(app, settings)  # task metrics and tick lag, read from Redis at scrape time
     return app
+
+
+def _check_table_key(settings: Settings, keyring: KeyRing) -> None:
+    """The table pages' key is handed to every visitor: it must be a publishable key."""
+    if settings.table_key is None:
+        return
+    client = keyring.lookup(settings.table_key)
+    if client is not None and not client.publishable:
+        raise ValueError("DAEDALUS_TABLE_KEY is a secret key: give the pages a publishable one")
+    if client is None and keyring.required:
+        log.warning("DAEDALUS_TABLE_KEY is not a configured key: the table pages will be refused")
 
 
 def browser_origins(settings: Settings, keyring: KeyRing) -> list[str]:

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
+from strawberry.http.websocket_origin import is_same_origin
 
 from infra.origins import InvalidOrigin, normalize_origin, origin_allowed
 from infra.settings import Settings
@@ -242,9 +243,21 @@ def admit(keyring: KeyRing, conn_scope: Scope, key: str | None) -> Client:
     if client is None:
         return anonymous(keyring, conn_scope)
     if client.publishable:
-        client.check_origin(header(conn_scope, b"origin"))
+        if not same_origin(conn_scope):  # the service's own pages (/table/) may use it
+            client.check_origin(header(conn_scope, b"origin"))
         client = client.at_address(_peer(conn_scope))
     return client
+
+
+def same_origin(conn_scope: Scope) -> bool:
+    """Whether a browser says this request comes from a page of this service's origin:
+    its `Origin` names the host it was sent to, or, on a same-origin GET (which carries
+    no `Origin`), `Sec-Fetch-Site: same-origin`. Browsers set both; a page of another
+    site cannot."""
+    origin = header(conn_scope, b"origin")
+    if origin is None:
+        return header(conn_scope, b"sec-fetch-site") == "same-origin"
+    return is_same_origin(origin, header(conn_scope, b"host"))
 
 
 def client_of(conn: HTTPConnection) -> Client:

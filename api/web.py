@@ -1,7 +1,10 @@
 """The table pages (`web/`): the built files served at /table/, same origin as the API.
 
 `make run` builds `web/dist` when its sources or lock file changed. A service started
-without them answers /table/ with a problem saying so, never a bare 404.
+without them answers /table/ with a problem saying so, never a bare 404. Where API keys
+are required, the pages use the publishable key `DAEDALUS_TABLE_KEY` (handed to them by
+GET /table/config.json; a publishable key is public by design, and the service's own
+pages pass its origin check as same-origin requests).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import os
 from os import PathLike
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
@@ -50,8 +53,22 @@ async def _to_pages(request: Request) -> Response:
     return RedirectResponse("/table/", status_code=308)
 
 
+def _config(settings: Settings) -> Route:
+    """GET /table/config.json: what the pages need to know of this deployment."""
+
+    async def config(request: Request) -> Response:
+        body = {"api_key": settings.table_key}
+        return JSONResponse(body, headers={"cache-control": "no-cache"})
+
+    return Route("/table/config.json", config, methods=["GET"])
+
+
 def routes(settings: Settings) -> list[BaseRoute]:
     """/table redirects to /table/; /table/ serves the built pages (or says they are not)."""
     built = (settings.web_dir / "index.html").is_file()
     pages = TablePages(directory=settings.web_dir, html=True) if built else _not_built
-    return [Route("/table", _to_pages, methods=["GET", "HEAD"]), Mount("/table", app=pages)]
+    return [
+        Route("/table", _to_pages, methods=["GET", "HEAD"]),
+        _config(settings),
+        Mount("/table", app=pages),
+    ]

@@ -90,6 +90,10 @@ class Settings(BaseSettings):
     # space-separated (`https://vtt.example.com,http://localhost:30000`); `*` allows any
     # origin outside production. Publishable keys add their own origins (api/clients.py).
     cors_origins_raw: str | None = Field(default=None, validation_alias="DAEDALUS_CORS_ORIGINS")
+    # A publishable key the table pages (/table/) use when API keys are required; the
+    # service hands it to its own pages (GET /table/config.json). None: the pages send
+    # no key (fine when keys are optional; in production a GM enters a key on the page).
+    table_key: str | None = Field(default=None, validation_alias="DAEDALUS_TABLE_KEY")
     max_body_bytes: int = Field(
         default=1 << 20, ge=1024, validation_alias="DAEDALUS_MAX_BODY_BYTES"
     )

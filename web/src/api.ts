@@ -17,13 +17,29 @@ export class ApiError extends Error {
   }
 }
 
-const apiKey = (): string | null => localStorage.getItem("daedalus.apiKey");
+/** What the service tells its own pages (GET /table/config.json): the pages' key. */
+const config: Promise<{ api_key?: string | null }> = fetch("/table/config.json")
+  .then((r) => (r.ok ? r.json() : {}))
+  .catch(() => ({}));
+
+const GM_KEY = "daedalus.apiKey";
+
+/** The key a request carries: a key the GM entered in this browser, else the pages' key. */
+const apiKey = async (): Promise<string | null> =>
+  localStorage.getItem(GM_KEY) ?? (await config).api_key ?? null;
+
+/** Keep (or, with null, forget) a GM's secret key in this browser only. */
+export const rememberKey = (key: string | null): void =>
+  key ? localStorage.setItem(GM_KEY, key) : localStorage.removeItem(GM_KEY);
+
+/** Codes that mean "this call needs a (different) API key". */
+export const KEY_CODES = new Set(["missing_api_key", "invalid_api_key", "secret_key_required"]);
 
 async function rest<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
-  const key = apiKey();
+  const key = await apiKey();
   if (key) headers["x-api-key"] = key;
   let response: Response;
   try {
@@ -218,12 +234,14 @@ export type Status = "live" | "reconnecting" | "ended";
 
 function socket(onConnected?: () => void): Client {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
-  const key = apiKey();
   return createClient({
     url,
     lazy: true,
     retryAttempts: 0,
-    connectionParams: key ? { api_key: key } : {},
+    connectionParams: async () => {
+      const key = await apiKey();
+      return key ? { api_key: key } : {};
+    },
     on: onConnected ? { connected: onConnected } : undefined,
   });
 }

@@ -2,6 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { advanceCampaign, createCampaign, followCampaign, getCampaign } from "./api";
 import type { ApiError, Json, TableView } from "./api";
+import { KEY_CODES } from "./api";
+import { KeyEntry } from "./gm";
 import { Problem, Section, errorOf, saved } from "./ui";
 
 export function NewCampaign({ go }: { go: (hash: string) => void }) {
@@ -25,6 +27,7 @@ export function NewCampaign({ go }: { go: (hash: string) => void }) {
         <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
       </label>
       <Problem error={error} />
+      {error && KEY_CODES.has(error.code) && <KeyEntry />}
       <button type="submit" class="primary">
         Create campaign
       </button>

@@ -2,6 +2,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { chartUrl, followSimulation, getSimulation, presets as loadPresets, startSimulation, tune } from "./api";
 import type { ApiError, Json, Preset, Tuned } from "./api";
+import { KEY_CODES } from "./api";
+import { KeyEntry } from "./gm";
 import { Problem, errorOf } from "./ui";
 
 const percent = (x: unknown): string => (typeof x === "number" ? `${(x * 100).toFixed(1)}%` : "—");
@@ -117,6 +119,7 @@ export function Difficulty() {
           Simulate
         </button>
         <Problem error={error} />
+      {error && KEY_CODES.has(error.code) && <KeyEntry />}
       </form>
       <Tuning preset={preset} />
       {job && (

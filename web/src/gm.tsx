@@ -3,6 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 import QRCode from "qrcode";
 import {
   ApiError,
+  KEY_CODES,
+  rememberKey,
   createSession,
   makeJoinCode,
   presets as loadPresets,
@@ -111,10 +113,25 @@ export function NewSession({ go }: { go: (hash: string) => void }) {
         </button>
       </fieldset>
       <Problem error={error} />
+      {error && KEY_CODES.has(error.code) && <KeyEntry />}
       <button type="submit" class="primary">
         Create session
       </button>
     </form>
+  );
+}
+
+/** Where a GM gives this browser the service's secret key (to create tables). */
+export function KeyEntry() {
+  const [key, setKey] = useState("");
+  return (
+    <div class="key-entry">
+      <label for="gm-key">This service needs its secret API key to create a table</label>
+      <input id="gm-key" type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} />
+      <button type="button" onClick={() => rememberKey(key.trim() || null)}>
+        Keep it in this browser
+      </button>
+    </div>
   );
 }
 

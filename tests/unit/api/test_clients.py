@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from api.clients import InvalidApiKey, KeyConfigError, MissingApiKey, key_digest, load_keyring
+from api.app import create_app
+from api.clients import (
+    InvalidApiKey,
+    KeyConfigError,
+    MissingApiKey,
+    OriginNotAllowed,
+    admit,
+    key_digest,
+    load_keyring,
+)
 from api.keys import config_entry, main, new_key
 from infra.settings import Settings
 
@@ -77,3 +86,34 @@ def test_the_cli_prints_a_key_and_the_entry_of_its_digest(
     entry = json.loads(out[-1])
     assert entry == {key_digest(key): {"app": "foundry-module", "tenant": "acme"}}
     assert key not in out[-1]
+
+
+def test_the_table_pages_are_never_handed_a_secret_key() -> None:
+    secret, publishable = new_key(), new_key(publishable=True)
+    pages = config_entry(publishable, "pages", "acme", ["https://dice.example"])
+    keys = {**config_entry(secret, "gm", "acme"), **pages}
+    with pytest.raises(ValueError, match="secret key"):
+        create_app(settings(api_keys=json.dumps(keys), table_key=secret))
+    app = create_app(settings(api_keys=json.dumps(keys), table_key=publishable))
+    assert app.state.settings.table_key == publishable
+
+
+def test_a_same_origin_page_may_use_a_publishable_key_bound_elsewhere() -> None:
+    publishable = new_key(publishable=True)
+    entry = config_entry(publishable, "pages", "acme", ["https://vtt.example"])
+    ring = load_keyring(settings(api_keys=json.dumps(entry)))
+
+    def scope(*headers: tuple[bytes, bytes]) -> dict[str, object]:
+        return {"type": "http", "headers": [(b"host", b"dice.example:8000"), *headers]}
+
+    assert admit(ring, scope((b"origin", b"http://dice.example:8000")), publishable).publishable
+    assert admit(ring, scope((b"sec-fetch-site", b"same-origin")), publishable).publishable
+    assert admit(ring, scope((b"origin", b"https://vtt.example")), publishable).publishable
+    for refused in (
+        scope(),
+        scope((b"origin", b"https://evil.example")),
+        scope((b"sec-fetch-site", b"cross-site")),
+        scope((b"origin", b"http://dice.example:9999")),
+    ):
+        with pytest.raises(OriginNotAllowed):
+            admit(ring, refused, publishable)
