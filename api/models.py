@@ -74,4 +74,10 @@ class VerifyRequest(RequestModel):
     server_seed: Seed
     client_seed: Seed
     nonce: Nonce
-    hash: Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)] | None = None
+    hash: Annotated[
+        str,
+        Field(
+            pattern=r"^[0-9a-fA-F]{64}$",
+            description="The commitment's hash: sha256(server_seed), 64 hex digits.",
+        ),
+    ]

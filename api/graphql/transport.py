@@ -69,6 +69,10 @@ def decode_json(data: str | bytes) -> object:
         raise RefusedJson(TOO_DEEP) from None
     except UnicodeDecodeError:
         raise RefusedJson("the request is not UTF-8") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer past Python's 4300-digit conversion limit
+        raise RefusedJson("a number in the request has too many digits") from None
     if _deeper_than(value, MAX_JSON_DEPTH):
         raise RefusedJson(TOO_DEEP)
     return value

@@ -217,4 +217,4 @@ class Verification(Result):
     """The recomputed roll and whether the seed matches its hash (null: none given)."""
 
     roll: RollResult
-    hash_matches: bool | None
+    hash_matches: bool

@@ -60,7 +60,7 @@ class Verification:
     """A roll replayed from revealed seeds, and whether the seed matches the hash."""
 
     roll: RollResult
-    hash_matches: bool | None
+    hash_matches: bool
 
     def to_dict(self) -> dict[str, Any]:
         """JSON: the replayed roll and the hash check."""
@@ -164,7 +164,7 @@ def verify(
     server_seed: str,
     client_seed: str,
     nonce: int,
-    hash: str | None = None,
+    hash: str,
     limits: Limits = DEFAULT_LIMITS,
 ) -> Verification:
     """Replay a fair roll from its seeds; check the server seed against its hash."""
@@ -176,5 +176,6 @@ def verify(
         "client_seed": client_seed,
         "nonce": nonce,
     }
-    matches = None if hash is None else hmac.compare_digest(seed_hash(server_seed), hash.lower())
+    # As bytes: compare_digest refuses str with non-ASCII characters (any input compares).
+    matches = hmac.compare_digest(seed_hash(server_seed).encode(), hash.lower().encode())
     return Verification(result, matches)

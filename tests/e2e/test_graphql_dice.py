@@ -137,7 +137,7 @@ def test_probability_of_a_maze_rats_save_is_five_twelfths(client: httpx.Client) 
 
 def test_verify_roll_checks_the_hash(client: httpx.Client) -> None:
     seed = "graphql-server-seed"
-    query = """query($e: String!, $s: String!, $c: String!, $n: Long!, $h: String) {
+    query = """query($e: String!, $s: String!, $c: String!, $n: Long!, $h: String!) {
         verifyRoll(expression: $e, serverSeed: $s, clientSeed: $c, nonce: $n, hash: $h) {
             __typename
             ... on Verification { hashMatches roll { total dice { face } } }
@@ -149,9 +149,17 @@ def test_verify_roll_checks_the_hash(client: httpx.Client) -> None:
     assert result["hashMatches"] is True
     rest = client.post(
         "/v1/dice/verify",
-        json={"expression": "1d20", "server_seed": seed, "client_seed": "me", "nonce": 0},
+        json={
+            "expression": "1d20",
+            "server_seed": seed,
+            "client_seed": "me",
+            "nonce": 0,
+            "hash": digest,
+        },
     ).json()
     assert result["roll"]["total"] == rest["roll"]["total"]
+    refused = graphql(client, query, e="1d20", s=seed, c="me", n=0, h="é" * 64)["verifyRoll"]
+    assert (refused["__typename"], refused["code"]) == ("Problem", "invalid_request")
 
 
 def test_the_fair_flow_refuses_an_early_reveal(client: httpx.Client) -> None:
@@ -202,19 +210,25 @@ def test_a_malformed_query_is_reported_not_masked(client: httpx.Client) -> None:
 
 
 def test_values_and_nonces_beyond_32_bits_travel_as_long(client: httpx.Client) -> None:
-    query = """query($n: Long!) {
+    query = """query($n: Long!, $h: String!) {
         roll(expression: "1d10000 * 1d10000 * 1d10000", seed: "big") {
             ... on RollResult { total } }
-        verifyRoll(expression: "1d20", serverSeed: "s", clientSeed: "c", nonce: $n) {
+        verifyRoll(expression: "1d20", serverSeed: "s", clientSeed: "c", nonce: $n, hash: $h) {
             ... on Verification { roll { total } } } }"""
-    data = graphql(client, query, n=3_000_000_000)
+    data = graphql(client, query, n=3_000_000_000, h="0" * 64)
     rest = client.post(
         "/v1/dice/roll", json={"expression": "1d10000 * 1d10000 * 1d10000", "seed": "big"}
     ).json()
     assert data["roll"]["total"] == rest["total"]
     verified = client.post(
         "/v1/dice/verify",
-        json={"expression": "1d20", "server_seed": "s", "client_seed": "c", "nonce": 3_000_000_000},
+        json={
+            "expression": "1d20",
+            "server_seed": "s",
+            "client_seed": "c",
+            "nonce": 3_000_000_000,
+            "hash": "0" * 64,
+        },
     ).json()
     assert data["verifyRoll"]["roll"]["total"] == verified["roll"]["total"]
 

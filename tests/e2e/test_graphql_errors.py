@@ -92,6 +92,28 @@ def test_deeply_nested_json_is_a_400_not_a_500(
     _no_unhandled_errors(server)
 
 
+HUGE = "9" * 5000  # past Python's 4300-digit int conversion limit
+
+
+def test_a_number_with_too_many_digits_is_a_400_not_a_500(
+    server: Server, http: httpx.Client
+) -> None:
+    body = '{"query": "query($s: Long) { __typename }", "variables": {"s": ' + HUGE + "}}"
+    problem = _problem(_post_raw(http, body), 400, "invalid_json")
+    assert "too many digits" in problem["detail"]
+    _no_unhandled_errors(server)
+
+
+def test_a_number_with_too_many_digits_closes_the_socket_with_4400(server: Server) -> None:
+    with _ws(server) as ws:
+        ws.send('{"type": "connection_init"}')
+        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        payload = '{"query": "query($s: Long) { __typename }", "variables": {"s": ' + HUGE + "}}"
+        ws.send('{"id": "1", "type": "subscribe", "payload": ' + payload + "}")
+        assert _closed_with(ws) == 4400
+    _no_unhandled_errors(server)
+
+
 def test_json_nested_a_few_levels_is_fine(http: httpx.Client) -> None:
     variables = {"v": {"type": "FlipCard", "deep": json.loads("[" * 20 + "]" * 20)}}
     query = """mutation($v: JSON!) { sendCommand(sessionId: "x", token: "y", command: $v) {

@@ -118,6 +118,13 @@ def test_expressions_past_the_limits_are_refused_quickly(
             "/v1/dice/verify",
             {"expression": "1d6", "server_seed": "a", "client_seed": "b", "nonce": -1},
         ),
+        # Without the commitment's hash there is nothing to verify; a hash is 64 hex
+        # digits (a non-ASCII one used to be a 500).
+        ("/v1/dice/verify", {"expression": "1d6", "server_seed": "a", "client_seed": "b"}),
+        (
+            "/v1/dice/verify",
+            {"expression": "1d6", "server_seed": "a", "client_seed": "b", "hash": "é" * 64},
+        ),
     ],
 )
 def test_an_invalid_body_is_an_invalid_request(
