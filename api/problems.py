@@ -25,6 +25,8 @@ TITLES: dict[str, str] = {
     "distribution_unsupported": "No exact distribution for this expression",
     "invalid_commitment": "Unknown or forged commitment",
     "commitment_expired": "Commitment has expired",
+    "nonce_used": "Nonce rolled already",
+    "commitment_exhausted": "Commitment has rolled its budget",
     "commitment_active": "Commitment is still active",
     "invalid_request": "Request is invalid",
     "payload_too_large": "Request body is too large",

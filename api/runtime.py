@@ -32,6 +32,7 @@ from services.store import (
 )
 from services.store.campaigns import CampaignClock
 from services.store.client import Timeouts, store_client
+from services.store.fairrolls import FairRolls
 from services.store.revocations import Revocations
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
@@ -100,6 +101,10 @@ class Runtime:
             fresh = Revocations(self.connection.client, self.store_for(tenant).keys)
             found = self._revocations.setdefault(tenant, fresh)
         return found
+
+    def fair_rolls_for(self, tenant: str) -> FairRolls:
+        """The nonces rolled under `tenant`'s provably fair commitments."""
+        return FairRolls(self.connection.client, self.store_for(tenant).keys)
 
     def tables_for(self, tenant: str) -> Tables:
         """The index of `tenant`'s sessions and campaigns, and its join codes."""

@@ -6,6 +6,7 @@ the caller gives none, the secret key, and the clock (`now`).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -75,7 +76,8 @@ def distribution(request: ProbabilityRequest, call: Call) -> out.ProbabilityRepo
 
 def create_commitment(request: CommitmentRequest, call: Call) -> out.Commitment:
     """Commit to a fresh server seed valid for ttl_seconds from now."""
-    issued = fair.issue_commitment(call.settings.secret_key_bytes, now(), request.ttl_seconds)
+    key, ttl = call.settings.secret_key_bytes, request.ttl_seconds
+    issued = fair.issue_commitment(key, now(), ttl, tenant=call.tenant)
     return out.Commitment.model_validate(issued.to_dict())
 
 
@@ -83,12 +85,18 @@ def fair_roll(request: FairRollRequest, call: Call) -> out.RollResult:
     """A roll decided by server seed + client seed + nonce under a live commitment."""
     key = call.settings.secret_key_bytes
     args = (request.commitment_id, request.client_seed, request.nonce, request.expression)
-    return roll_result(fair.fair_roll(key, *args, now()), request.render)
+    rolled = fair.fair_roll(key, *args, now(), tenant=call.tenant)
+    # Recorded before it is shown: a nonce rolls once, whatever the seed or expression.
+    expires_at = fair.expiry(key, request.commitment_id, call.tenant)
+    what = json.dumps([request.client_seed, request.expression])
+    claims = call.fair_rolls()
+    claims.claim(request.commitment_id, request.nonce, what, fair.ROLL_BUDGET, expires_at)
+    return roll_result(rolled, request.render)
 
 
 def reveal(request: RevealRequest, call: Call) -> out.Reveal:
     """The server seed of an expired commitment and the hash it was committed under."""
-    seed = fair.reveal(call.settings.secret_key_bytes, request.commitment_id, now())
+    seed = fair.reveal(call.settings.secret_key_bytes, request.commitment_id, now(), call.tenant)
     return out.Reveal(
         commitment_id=request.commitment_id, server_seed=seed, hash=fair.seed_hash(seed)
     )

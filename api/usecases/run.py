@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from api.clients import client_of
 from api.metrics import count_roll
 from api.usecases.table import Call, UseCase
 
@@ -28,7 +29,8 @@ def _bound(row: UseCase) -> asyncio.Semaphore | None:
 
 async def execute(row: UseCase, request: Any, conn: HTTPConnection, transport: str) -> BaseModel:
     """The row's result for a validated `request`; domain errors propagate to the adapter."""
-    call = Call(settings=conn.app.state.settings)
+    runtime = getattr(conn.app.state, "runtime", None)
+    call = Call(conn.app.state.settings, client_of(conn).tenant, runtime)
     bound = _bound(row)
     if bound is not None:
         async with bound:

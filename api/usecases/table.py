@@ -11,11 +11,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from api.sessions.access import NotReady
 from infra.settings import Settings
+
+if TYPE_CHECKING:
+    from api.runtime import Runtime
+    from services.store.fairrolls import FairRolls
 
 GraphQLKind = Literal["query", "mutation"]
 
@@ -35,9 +40,19 @@ class Access(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """What a service callable may read of the request besides its model: never I/O."""
+    """What a service callable may read of the request besides its model: the settings,
+    the caller's tenant and, for the one use case that records something (a fair roll's
+    nonce), the service's store. Everything else a service does is pure."""
 
     settings: Settings
+    tenant: str = ""
+    runtime: Runtime | None = None
+
+    def fair_rolls(self) -> FairRolls:
+        """The tenant's record of rolled fair nonces; NotReady without a store."""
+        if self.runtime is None:
+            raise NotReady("the store is not reachable")
+        return self.runtime.fair_rolls_for(self.tenant)
 
 
 # A service callable: the validated request (None for a row without one) and the call.

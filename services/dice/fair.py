@@ -28,6 +28,8 @@ from services.dice.roller import roll
 
 MAX_CLIENT_SEED = 256
 MAX_NONCE = 2**63 - 1
+# How many nonces one commitment may roll (each at most once, recorded by the API).
+ROLL_BUDGET = 1000
 
 
 class CommitmentError(DiceError):
@@ -67,8 +69,10 @@ class Verification:
         return {"roll": self.roll.to_dict(), "hash_matches": self.hash_matches}
 
 
-def _tag(key: bytes, body: bytes) -> bytes:
-    return hmac.digest(key, b"daedalus-commitment-id:" + body, "sha256")[:8]
+def _tag(key: bytes, body: bytes, tenant: str) -> bytes:
+    # The tenant is under the tag: another tenant's id does not open (invalid_commitment).
+    bound = tenant.encode() + b"\0" + body
+    return hmac.digest(key, b"daedalus-commitment-id:" + bound, "sha256")[:8]
 
 
 def _server_seed(key: bytes, commitment_id: str) -> str:
@@ -81,18 +85,18 @@ def seed_hash(server_seed: str) -> str:
 
 
 def issue_commitment(
-    secret_key: bytes, now: int, ttl_seconds: int, entropy: bytes | None = None
+    secret_key: bytes, now: int, ttl_seconds: int, entropy: bytes | None = None, tenant: str = ""
 ) -> Commitment:
-    """A new commitment valid for rolling until now + ttl_seconds."""
+    """A new commitment of `tenant`, valid for rolling until now + ttl_seconds."""
     body = (entropy or secrets.token_bytes(16))[:16].ljust(16, b"\0") + struct.pack(
         ">Q", now + ttl_seconds
     )
-    cid = base64.urlsafe_b64encode(body + _tag(secret_key, body)).decode().rstrip("=")
+    cid = base64.urlsafe_b64encode(body + _tag(secret_key, body, tenant)).decode().rstrip("=")
     return Commitment(cid, seed_hash(_server_seed(secret_key, cid)), now + ttl_seconds)
 
 
-def _open(secret_key: bytes, commitment_id: str) -> int:
-    """The expiry of a commitment this service issued, or CommitmentError."""
+def expiry(secret_key: bytes, commitment_id: str, tenant: str = "") -> int:
+    """The expiry of a commitment this service issued to `tenant`, or CommitmentError."""
     try:
         raw = base64.urlsafe_b64decode(commitment_id + "=" * (-len(commitment_id) % 4))
     except (binascii.Error, ValueError):
@@ -102,7 +106,7 @@ def _open(secret_key: bytes, commitment_id: str) -> int:
     if (
         len(raw) != 32
         or not canonical
-        or not hmac.compare_digest(raw[24:], _tag(secret_key, raw[:24]))
+        or not hmac.compare_digest(raw[24:], _tag(secret_key, raw[:24], tenant))
     ):
         raise CommitmentError("unknown commitment id", code="invalid_commitment")
     expires_at: int = struct.unpack(">Q", raw[16:24])[0]
@@ -127,9 +131,13 @@ def fair_roll(
     expression: str,
     now: int,
     limits: Limits = DEFAULT_LIMITS,
+    tenant: str = "",
 ) -> RollResult:
-    """A roll bound to an unexpired commitment; the server seed stays secret."""
-    expires_at = _open(secret_key, commitment_id)
+    """A roll bound to an unexpired commitment of `tenant`; the server seed stays secret.
+
+    Pure: the caller records the (commitment, nonce) before it shows the result, so each
+    nonce rolls once (services/store/fairrolls.py)."""
+    expires_at = expiry(secret_key, commitment_id, tenant)
     if now >= expires_at:
         raise CommitmentError(
             "this commitment has expired: reveal it and create a new one",
@@ -148,9 +156,9 @@ def fair_roll(
     return result
 
 
-def reveal(secret_key: bytes, commitment_id: str, now: int) -> str:
-    """The server seed of an expired commitment."""
-    expires_at = _open(secret_key, commitment_id)
+def reveal(secret_key: bytes, commitment_id: str, now: int, tenant: str = "") -> str:
+    """The server seed of an expired commitment of `tenant`."""
+    expires_at = expiry(secret_key, commitment_id, tenant)
     if now < expires_at:
         raise CommitmentError(
             f"this commitment accepts rolls until {expires_at}; it is revealed after that",

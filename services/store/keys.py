@@ -47,6 +47,10 @@ class Keys:
         """The hash of a stream's revoked role tokens: scope → cutoff (ms)."""
         return self._tag(stream) + ":revoked"
 
+    def fair_rolls(self, commitment_id: str) -> str:
+        """The nonces rolled under one provably fair commitment (a hash: nonce → 1)."""
+        return f"{PREFIX}:{{{self.tenant}:$fair:{commitment_id}}}:nonces"
+
     def join_code(self, code: str) -> str:
         """A join code's grant (single use, expiring)."""
         return f"{PREFIX}:{{{self.tenant}:$join}}:{code}"

@@ -162,7 +162,13 @@ def test_a_fair_roll_under_a_commitment_cannot_be_revealed_early(client: httpx.C
     }
     first = client.post("/v1/dice/fair/roll", json=body)
     assert first.status_code == 200, first.text
+    # A retry of the very same roll answers the same dice; the same nonce with another
+    # client seed or expression is refused (no cherry-picking), the next nonce rolls.
     assert client.post("/v1/dice/fair/roll", json=body).json() == first.json()
+    for changed in ({"client_seed": "player-2"}, {"expression": "1d10!+3 >= 10"}):
+        again = client.post("/v1/dice/fair/roll", json={**body, **changed})
+        assert_problem(again, 409, "nonce_used")
+    assert client.post("/v1/dice/fair/roll", json={**body, "nonce": 1}).status_code == 200
     early = client.post("/v1/dice/fair/reveal", json={"commitment_id": issued["commitment_id"]})
     assert_problem(early, early.status_code, "commitment_active")
     assert 400 <= early.status_code < 500

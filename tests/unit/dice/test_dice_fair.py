@@ -68,3 +68,16 @@ def test_bad_fair_inputs_are_refused(client_seed: str, nonce: int, code: str) ->
     with pytest.raises(DiceError) as info:
         fair_roll(KEY, c.id, client_seed, nonce, "1d20", now=1_010)
     assert info.value.code == code
+
+
+def test_a_commitment_belongs_to_the_tenant_it_was_issued_to() -> None:
+    c = issue_commitment(KEY, now=1_000, ttl_seconds=60, tenant="acme")
+    assert fair_roll(KEY, c.id, "s", 0, "1d20", now=1_010, tenant="acme").total >= 1
+    for other in ("", "acme2", "ACME"):
+        with pytest.raises(DiceError) as info:
+            fair_roll(KEY, c.id, "s", 0, "1d20", now=1_010, tenant=other)
+        assert info.value.code == "invalid_commitment"
+    with pytest.raises(DiceError) as info:
+        reveal(KEY, c.id, now=1_060, tenant="other")
+    assert info.value.code == "invalid_commitment"
+    assert reveal(KEY, c.id, now=1_060, tenant="acme")
