@@ -26,6 +26,7 @@ TITLES: dict[str, str] = {
     "invalid_commitment": "Unknown or forged commitment",
     "commitment_expired": "Commitment has expired",
     "nonce_used": "Nonce rolled already",
+    "seed_not_allowed": "Seeded sessions are off",
     "commitment_exhausted": "Commitment has rolled its budget",
     "commitment_active": "Commitment is still active",
     "invalid_request": "Request is invalid",

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     # None: on outside production, off in production (graphiql_on / introspection_on).
     graphiql: bool | None = Field(default=None, validation_alias="DAEDALUS_GRAPHIQL")
     introspection: bool | None = Field(default=None, validation_alias="DAEDALUS_INTROSPECTION")
+    # A caller-chosen `seed` at session creation makes the table replayable, and so
+    # predictable to its players. None: allowed everywhere but production.
+    seeded_sessions: bool | None = Field(default=None, validation_alias="DAEDALUS_SEEDED_SESSIONS")
     # JSON {"<sha256 hex of key>": {"app": ..., "tenant": ...}} or a path to such a file
     # (relative to data_dir). None: no keys; only allowed outside production (see api/clients.py).
     api_keys: str | None = Field(default=None, validation_alias="DAEDALUS_API_KEYS")
@@ -235,6 +238,13 @@ class Settings(BaseSettings):
     def graphiql_on(self) -> bool:
         """Serve GraphiQL: as configured, else everywhere but production."""
         return self.graphiql if self.graphiql is not None else not self.production
+
+    @property
+    def seeded_sessions_on(self) -> bool:
+        """Accept a caller-chosen session seed: as configured, else everywhere but production."""
+        if self.seeded_sessions is not None:
+            return self.seeded_sessions
+        return not self.production
 
     @property
     def introspection_on(self) -> bool:

@@ -33,7 +33,12 @@ async def create_session(request: Request) -> Response:
     """POST /v1/sessions: start a maze; the GM and spectator tokens come back once."""
     body = await read_model(request, CreateSession)
     created = await run_in_threadpool(
-        usecases.create, sessions_of(request), body, secret_of(request), now()
+        usecases.create,
+        sessions_of(request),
+        body,
+        secret_of(request),
+        now(),
+        request.app.state.settings.seeded_sessions_on,
     )
     return JSONResponse(
         {

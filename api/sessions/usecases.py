@@ -17,6 +17,7 @@ from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
 from api.sessions.revocation import now_ms, revoke
 from api.sessions.tokens import Forbidden, RoleToken, issue_token
 from services.dice import Rng, SystemRng, seeded_rng
+from services.errors import DomainError
 from services.labyrinth import (
     GM,
     SPECTATOR,
@@ -80,9 +81,22 @@ def feed(events: Sequence[RecordedEvent], viewer: Viewer) -> list[Any]:
 
 
 def create(
-    sessions: SessionService[MazeState], request: CreateSession, secret: bytes, now: int
+    sessions: SessionService[MazeState],
+    request: CreateSession,
+    secret: bytes,
+    now: int,
+    seeds_allowed: bool = True,
 ) -> Created:
-    """Start a maze for a party (and roll initiative unless asked not to)."""
+    """Start a maze for a party (and roll initiative unless asked not to).
+
+    Without a seed the table draws from the system's entropy, which no viewer sees. A
+    caller's seed makes every draw (deck order, slot ids) replayable from it, so anyone
+    who knows or guesses it reads the deck: it is refused unless `seeds_allowed`."""
+    if request.seed is not None and not seeds_allowed:
+        raise SeedNotAllowed(
+            "a chosen seed makes the table predictable to its players: seeds are for "
+            "development and tests (DAEDALUS_SEEDED_SESSIONS)"
+        )
     session_id = uuid.uuid4().hex
     rng: Rng = seeded_rng(request.seed) if request.seed is not None else SystemRng()
     party = tuple(m.to_domain() for m in request.party)
@@ -100,6 +114,13 @@ def create(
         issue_token(secret, session_id, "spectator", now, ttl_seconds=ttl, tenant=tenant),
         done.version,
     )
+
+
+class SeedNotAllowed(DomainError):
+    """A session seed where the deployment does not accept one."""
+
+    code = "seed_not_allowed"
+    http_status = 422
 
 
 def _require_started(sessions: SessionService[MazeState], session_id: str) -> MazeState:

@@ -57,7 +57,12 @@ class SessionMutation(GmOverrideMutation):
         try:
             request = CreateSession.model_validate(body)
             created = await run_in_threadpool(
-                usecases.create, sessions_of(conn), request, secret_of(conn), now()
+                usecases.create,
+                sessions_of(conn),
+                request,
+                secret_of(conn),
+                now(),
+                conn.app.state.settings.seeded_sessions_on,
             )
         except EXPECTED as exc:
             return as_problem(exc)
