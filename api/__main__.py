@@ -49,6 +49,9 @@ def main() -> None:
             # Open subscriptions must not hold a stopping server forever (a rollout, a
             # Ctrl-C): after this, what is left is cancelled and the lifespan closes.
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            # A WebSocket message obeys the body limit of an HTTP request: a larger one
+            # closes the socket with 1009 (message too big) before it is parsed.
+            ws_max_size=settings.max_body_bytes,
         )
 
 

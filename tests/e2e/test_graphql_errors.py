@@ -114,6 +114,17 @@ def test_a_number_with_too_many_digits_closes_the_socket_with_4400(server: Serve
     _no_unhandled_errors(server)
 
 
+def test_a_message_over_the_body_limit_closes_the_socket_with_1009(server: Server) -> None:
+    with _ws(server) as ws:
+        ws.send('{"type": "connection_init"}')
+        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        definition = '{"name": "' + "x" * (2 << 20) + '"}'  # 2 MiB, the limit is 1 MiB
+        payload = '{"query": "{ __typename }", "variables": {"d": ' + definition + "}}"
+        ws.send('{"id": "1", "type": "subscribe", "payload": ' + payload + "}")
+        assert _closed_with(ws) == 1009
+    _no_unhandled_errors(server)
+
+
 def test_json_nested_a_few_levels_is_fine(http: httpx.Client) -> None:
     variables = {"v": {"type": "FlipCard", "deep": json.loads("[" * 20 + "]" * 20)}}
     query = """mutation($v: JSON!) { sendCommand(sessionId: "x", token: "y", command: $v) {
