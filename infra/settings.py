@@ -100,6 +100,10 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=1 << 20, ge=1024, validation_alias="DAEDALUS_MAX_BODY_BYTES"
     )
+    # GraphQL WebSockets: operations in flight on one socket, and open sockets per caller
+    # (an API key, or an address where keys are per address or absent), per API process.
+    ws_max_operations: int = Field(default=16, ge=1, validation_alias="DAEDALUS_WS_MAX_OPERATIONS")
+    ws_max_sockets: int = Field(default=64, ge=1, validation_alias="DAEDALUS_WS_MAX_SOCKETS")
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", validation_alias="DAEDALUS_LOG_LEVEL"
     )

@@ -45,7 +45,7 @@ from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationMutation, SimulationQuery, SimulationSubscription
 from api.graphql.tables import TablesMutation, TablesQuery
 from api.graphql.usecases import root_type
-from api.graphql.websockets import LegacyWSHandler, TransportWSHandler
+from api.graphql.websockets import LegacyWSHandler, SocketCounts, TransportWSHandler
 from api.publishable import PublishableScope
 from api.usecases.rows import ROWS
 from infra.settings import Settings
@@ -157,14 +157,19 @@ class DaedalusGraphQL(GraphQL[Context, None]):
         super().__init__(
             build_schema(settings),
             graphql_ide="graphiql" if settings.graphiql_on else None,
+            max_subscriptions_per_connection=settings.ws_max_operations,
             **kwargs,
         )
         self.settings = settings
+        self.sockets = SocketCounts(settings.ws_max_sockets)
 
     async def get_context(
         self, request: Request | WebSocket, response: Response | WebSocket
     ) -> Context:
-        return {"settings": self.settings, "request": request, "response": response}
+        context: Context = {"settings": self.settings, "request": request, "response": response}
+        if isinstance(request, WebSocket):
+            request.scope["daedalus.sockets"] = self.sockets
+        return context
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

@@ -14,10 +14,16 @@ keys are required, a socket without a valid key is closed with 4401 and the refu
 code as the reason (`missing_api_key`, `invalid_api_key`); a publishable key off its
 origins with 4403 (`origin_not_allowed`). Each operation started on a socket spends a
 token of the caller's rate limit, as each HTTP request does.
+
+A socket carries at most `DAEDALUS_WS_MAX_OPERATIONS` operations at once (another is
+answered with an error coded `too_many_operations`), and a caller (its key, or its
+address) holds at most `DAEDALUS_WS_MAX_SOCKETS` open sockets per API process (another
+is closed with 4429, `too_many_sockets`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -111,8 +117,67 @@ async def rate_refusal(context: Context) -> dict[str, Any] | None:
     }
 
 
+class SocketCounts:
+    """Open sockets per caller identity, in this process, bounded."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+
+    def take(self, identity: str) -> bool:
+        """Count one more socket of `identity`, unless it holds its limit already."""
+        if self.open[identity] >= self.limit:
+            return False
+        self.open[identity] += 1
+        return True
+
+    def give_back(self, identity: str) -> None:
+        """A socket of `identity` closed."""
+        self.open[identity] -= 1
+        if self.open[identity] <= 0:
+            del self.open[identity]
+
+
+TOO_MANY_SOCKETS = 4429
+
+
+def take_socket(context: Context) -> str | None:
+    """Count the admitted caller's socket: its identity, or None when it holds too many."""
+    scope = context["request"].scope
+    counts: SocketCounts | None = scope.get("daedalus.sockets")
+    client = client_state(scope)
+    if counts is None or client is None:
+        return ""
+    return client.identity if counts.take(client.identity) else None
+
+
+def give_socket_back(context: Context, identity: str) -> None:
+    """Uncount a socket counted by take_socket."""
+    counts: SocketCounts | None = context["request"].scope.get("daedalus.sockets")
+    if counts is not None and identity:
+        counts.give_back(identity)
+
+
+def too_many_operations(limit: int | None) -> dict[str, Any]:
+    """The error answering an operation past the socket's limit."""
+    return {
+        "message": f"at most {limit} operations at once on one socket",
+        "extensions": {"code": "too_many_operations"},
+    }
+
+
 class TransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
     """graphql-transport-ws: a message of the wrong shape closes the socket with 4400."""
+
+    counted: str | None = None
+
+    async def handle(self) -> None:
+        """Serve the socket; its count is given back however it ends."""
+        try:
+            await super().handle()
+        finally:
+            if self.counted is not None:
+                give_socket_back(self.context, self.counted)
 
     async def handle_message(self, message: Message) -> None:
         """Refuse a malformed message as the protocol says, else handle it."""
@@ -120,6 +185,19 @@ class TransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
             await self.handle_invalid_message(INVALID_MESSAGE)
             return
         if message["type"] == "subscribe" and self.connection_acknowledged:
+            limit = self.max_subscriptions_per_connection
+            if limit is not None and len(self.operations) >= limit:
+                await self.send_message(
+                    cast(
+                        Any,
+                        {
+                            "id": message["id"],
+                            "type": "error",
+                            "payload": [too_many_operations(limit)],
+                        },
+                    )
+                )
+                return
             error = await rate_refusal(self.context)
             if error is not None:
                 await self.send_message(
@@ -135,11 +213,26 @@ class TransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
         if refusal is not None:
             await self.websocket.close(code=close_code(refusal), reason=refusal.code)
             return
+        if self.counted is None:
+            self.counted = take_socket(self.context)
+            if self.counted is None:
+                await self.websocket.close(code=TOO_MANY_SOCKETS, reason="too_many_sockets")
+                return
         await super().handle_connection_init(message)
 
 
 class LegacyWSHandler(BaseGraphQLWSHandler[Context, None]):
     """graphql-ws (legacy): a message of the wrong shape is ignored."""
+
+    counted: str | None = None
+
+    async def handle(self) -> None:
+        """Serve the socket; its count is given back however it ends."""
+        try:
+            await super().handle()
+        finally:
+            if self.counted is not None:
+                give_socket_back(self.context, self.counted)
 
     async def handle_message(self, message: OperationMessage) -> None:
         """Ignore a malformed message; admit the caller before any operation."""
@@ -153,6 +246,11 @@ class LegacyWSHandler(BaseGraphQLWSHandler[Context, None]):
                 await self.send_message(cast(Any, {"type": "connection_error", "payload": payload}))
                 await self.websocket.close(code=close_code(refusal), reason=refusal.code)
                 return
+            if self.counted is None:
+                self.counted = take_socket(self.context)
+                if self.counted is None:
+                    await self.websocket.close(code=TOO_MANY_SOCKETS, reason="too_many_sockets")
+                    return
         if message["type"] == "start":
             error = await rate_refusal(self.context)
             if error is not None:
