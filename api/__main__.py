@@ -1,4 +1,9 @@
-"""`python -m api`: serve Daedalus with uvicorn on the configured host and port."""
+"""`python -m api`: serve Daedalus with uvicorn on the configured host and port.
+
+With `WEB_CONCURRENCY=N` (N > 1) uvicorn runs N API processes on the port, each built
+by `app` below; this process supervises them, the Celery worker and beat, and owns the
+embedded Redis they all share (its state is all in Redis: sessions, rate limits, jobs).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import signal
 from types import FrameType
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from api.app import create_app
 from api.gc_policy import CollectClosedSockets, tune_gc
@@ -24,6 +30,15 @@ def _exit(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
+def app() -> ASGIApp:
+    """One API process of many (WEB_CONCURRENCY): the app on the settings the parent
+    prepared (its data folder, its stored secret key, the Redis it started)."""
+    settings = with_stored_key(Settings())
+    configure_logging(settings.log_level)
+    tune_gc()
+    return CollectClosedSockets(create_app(settings))
+
+
 def main() -> None:
     """Read the settings, prepare the data folder and serve until interrupted."""
     settings = Settings()
@@ -36,12 +51,19 @@ def main() -> None:
     # Stopped in order: uvicorn stops accepting and drains (timeout below), the lifespan
     # releases the Celery connections and the runtime's client, then worker_alongside
     # stops beat and the workers and, last, the embedded Redis.
-    with worker_alongside(settings) as processes:
-        app = create_app(settings)
-        app.state.processes = processes  # their liveness, in /readyz
-        tune_gc()
+    with worker_alongside(settings, settings.worker_concurrency) as processes:
+        served: ASGIApp | str
+        if settings.web_concurrency > 1:
+            served = "api.__main__:app"  # each process builds its own (factory)
+        else:
+            one = create_app(settings)
+            one.state.processes = processes  # their liveness, in /readyz
+            tune_gc()
+            served = CollectClosedSockets(one)
         uvicorn.run(
-            CollectClosedSockets(app),
+            served,
+            factory=settings.web_concurrency > 1,
+            workers=settings.web_concurrency,
             host=settings.host,
             port=settings.port,
             log_config=None,

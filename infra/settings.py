@@ -100,6 +100,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(
         default=1 << 20, ge=1024, validation_alias="DAEDALUS_MAX_BODY_BYTES"
     )
+    # API processes (uvicorn workers) serving on one port; their state is all in Redis.
+    web_concurrency: int = Field(default=1, ge=1, le=64, validation_alias="WEB_CONCURRENCY")
+    # Processes of the simulation worker `make run` starts beside the API.
+    worker_concurrency: int = Field(
+        default=1, ge=1, le=64, validation_alias="DAEDALUS_WORKER_CONCURRENCY"
+    )
     # GraphQL WebSockets: operations in flight on one socket, and open sockets per caller
     # (an API key, or an address where keys are per address or absent), per API process.
     ws_max_operations: int = Field(default=16, ge=1, validation_alias="DAEDALUS_WS_MAX_OPERATIONS")
