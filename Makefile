@@ -36,7 +36,16 @@ WEB_BUILT := $(WEB)/dist/index.html
 WEB_SOURCES := $(shell find $(WEB)/src -type f 2>/dev/null) $(WEB)/index.html \
 	$(WEB)/vite.config.ts $(WEB)/tsconfig.json $(WEB)/package.json
 
-.PHONY: help run test lint bench clean venv contracts web
+# The TypeScript client (clients/typescript/): types generated from the committed
+# contracts, type-checked with tsc --strict, built for its end-to-end test.
+CLIENT := clients/typescript
+CLIENT_DEPS := $(CLIENT)/node_modules/.package-lock.json
+CLIENT_BUILT := $(CLIENT)/dist/test/e2e.js
+CLIENT_SOURCES := $(shell find $(CLIENT)/src $(CLIENT)/test -type f -not -path '*/generated/*' 2>/dev/null) \
+	$(CLIENT)/codegen.ts $(CLIENT)/tsconfig.json $(CLIENT)/package.json \
+	openapi/openapi.yaml openapi/schema.graphql
+
+.PHONY: help run test lint bench clean venv contracts web client
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -67,6 +76,14 @@ $(WEB_BUILT): $(WEB_DEPS) $(WEB_SOURCES)
 
 web: $(WEB_BUILT)  ## type-check (tsc --strict) and build the table pages into web/dist
 
+$(CLIENT_DEPS): $(CLIENT)/package-lock.json
+	cd $(CLIENT) && npm ci --no-audit --no-fund --loglevel=error
+
+$(CLIENT_BUILT): $(CLIENT_DEPS) $(CLIENT_SOURCES)
+	cd $(CLIENT) && npm run --silent build
+
+client: $(CLIENT_BUILT)  ## generate the TypeScript client's types, type-check (strict) and build it
+
 run: $(DEV_STAMP) $(WEB_BUILT)  ## start the service on $HOST:$PORT, data under $DAEDALUS_DATA_DIR
 	mkdir -p "$(DAEDALUS_DATA_DIR)"
 	HOST="$(HOST)" PORT="$(PORT)" DAEDALUS_DATA_DIR="$(DAEDALUS_DATA_DIR)" $(PY) -m api
@@ -82,7 +99,7 @@ $(CHROMIUM):
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium
 
-test: lint $(CHROMIUM) $(WEB_BUILT)  ## lint, then the whole test suite (unit, e2e and browser)
+test: lint $(CHROMIUM) $(WEB_BUILT) $(CLIENT_BUILT)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2
 
 contracts: $(DEV_STAMP)  ## regenerate openapi/openapi.yaml and openapi/schema.graphql from the code
@@ -98,5 +115,5 @@ bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each print
 
 clean:  ## remove .venv, .tools and caches (keeps ./data)
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist \
-		$(WEB)/node_modules $(WEB)/dist
+		$(WEB)/node_modules $(WEB)/dist $(CLIENT)/node_modules $(CLIENT)/dist $(CLIENT)/src/generated
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
