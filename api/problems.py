@@ -101,6 +101,17 @@ def domain_title(error: DomainError) -> str:
     return found[0] if found else "Request refused"
 
 
+class RateLimited(DomainError):
+    """The caller's bucket cannot pay an operation's price now (429, Retry-After)."""
+
+    code = "rate_limited"
+    http_status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def retry_after(error: Exception) -> dict[str, str] | None:
     """The Retry-After header of an error that says when to try again (busy, unavailable)."""
     seconds = getattr(error, "retry_after", None)

@@ -38,19 +38,20 @@ WARN_EVERY = 10.0
 _US = 1_000_000
 
 # KEYS[1] the caller's bucket. ARGV[1] the emission interval (µs per token), ARGV[2] the
-# burst, ARGV[3] the time in µs, or "" for the server's clock.
+# burst, ARGV[3] the time in µs, or "" for the server's clock, ARGV[4] the tokens taken.
 # Returns {allowed (0|1), tokens remaining, µs until the bucket is full, µs to wait}.
 GCRA = """
 local interval = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local now = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4]) or 1
 if not now then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 local tat = tonumber(redis.call('GET', KEYS[1])) or now
 if tat < now then tat = now end
-local next_tat = tat + interval
+local next_tat = tat + interval * cost
 local allow_at = next_tat - interval * burst
 if now < allow_at then
   return {0, 0, tat - now, allow_at - now}
@@ -128,9 +129,9 @@ class TokenBuckets:
         return self._script
 
     async def take(
-        self, identity: str, url: str | None, now: float | None = None
+        self, identity: str, url: str | None, now: float | None = None, cost: int = 1
     ) -> Decision | None:
-        """Take a token for `identity` from the buckets on the Redis at `url`.
+        """Take `cost` tokens for `identity` from the buckets on the Redis at `url`.
 
         `now` (seconds) replaces Redis's clock (for tests). None when the limit cannot
         be checked (no Redis yet, or Redis unreachable): the caller lets the request pass.
@@ -140,7 +141,8 @@ class TokenBuckets:
             return None
         if time.monotonic() < self._down_until:
             return None
-        args = [self.interval_us, self.burst, "" if now is None else round(now * _US)]
+        stamp = "" if now is None else round(now * _US)
+        args = [self.interval_us, self.burst, stamp, max(1, min(cost, self.burst))]
         try:
             reply = await self._script_for(url)(keys=[KEY_PREFIX + identity], args=args)
         except (RedisError, OSError, TimeoutError) as exc:

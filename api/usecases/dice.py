@@ -23,10 +23,13 @@ from api.models import (
 from api.usecases import dice_results as out
 from api.usecases.table import Call, UseCase
 from services.dice import (
+    DiceLimitError,
+    Quote,
     RollResult,
     fair,
     new_seed,
     probability,
+    quote,
     render_dice_so_nice,
     render_foundry,
     roll,
@@ -67,8 +70,38 @@ def roll_dice(request: RollRequest, call: Call) -> out.RollResult:
     return roll_result(roll(request.expression, seeded_rng(seed)), request.render)
 
 
+# The largest table an exact-odds answer may hold (about 2.5 MB of JSON); larger is
+# refused before any work, whatever its computing cost.
+MAX_ANSWER_POINTS = 20_000
+# Price units (docs/OPERATIONS.md, "Price list"): steps and table size past the first.
+STEPS_PER_TOKEN = 80_000
+POINTS_PER_TOKEN = 400
+
+
+def _quoted(expression: str) -> Quote:
+    """The expression's quote; refused (costing nothing) when its answer is too large."""
+    q = quote(expression)
+    if q.points > MAX_ANSWER_POINTS:
+        raise DiceLimitError(
+            f"the answer would hold about {q.points} distinct values (at most "
+            f"{MAX_ANSWER_POINTS}): ask for a check instead (e.g. `expression >= n`), "
+            "or a smaller expression",
+            code="distribution_too_large",
+        )
+    return q
+
+
+def odds_price(request: ProbabilityRequest) -> int:
+    """Tokens an exact distribution costs, from its quote (computing nothing): 1, plus
+    one per 80,000 steps (at most 49), plus one per 400 values of the answer (at most
+    50) — so the dearest allowed answer, 100, still fits the smallest burst."""
+    q = _quoted(request.expression)
+    return 1 + min(49, q.cost // STEPS_PER_TOKEN) + min(50, q.points // POINTS_PER_TOKEN)
+
+
 def distribution(request: ProbabilityRequest, call: Call) -> out.ProbabilityReport:
     """The exact distribution report; percentiles as a list, like every other table."""
+    _quoted(request.expression)
     data = probability(request.expression).to_dict()
     data["percentiles"] = [{"percent": int(p), "value": v} for p, v in data["percentiles"].items()]
     return out.ProbabilityReport.model_validate(data)
@@ -116,7 +149,7 @@ ROWS: tuple[UseCase, ...] = (
     UseCase("diceProbability", "POST", "/dice/probability", "query", "probability",
             ProbabilityRequest, out.ProbabilityReport, distribution,
             "Exact distribution of an expression", "dice", errors=DICE_ERRORS,
-            concurrency=2),
+            concurrency=2, price=odds_price),
     UseCase("fairCommitment", "POST", "/dice/fair/commitments", "mutation",
             "create_commitment", CommitmentRequest, out.Commitment, create_commitment,
             "Commit to a fresh server seed", "fair", status=201),

@@ -11,6 +11,9 @@ from starlette.requests import HTTPConnection
 
 from api.clients import client_of
 from api.metrics import count_roll
+from api.middleware.rate_limit import redis_url_of
+from api.problems import RateLimited
+from api.ratelimit import TokenBuckets
 from api.usecases.table import Call, UseCase
 
 # One semaphore per bounded row, process-wide: exact distributions can take about a
@@ -27,8 +30,25 @@ def _bound(row: UseCase) -> asyncio.Semaphore | None:
     return found
 
 
+async def spend(row: UseCase, request: Any, conn: HTTPConnection) -> None:
+    """Spend the row's price beyond the token the request took at the door, before any
+    work; RateLimited when the caller's bucket cannot pay it now."""
+    price = row.price(request) if callable(row.price) else row.price
+    buckets: TokenBuckets | None = getattr(conn.app.state, "rate_buckets", None)
+    if price <= 1 or buckets is None:
+        return
+    identity = client_of(conn).identity
+    decision = await buckets.take(identity, redis_url_of(conn.scope), cost=price - 1)
+    if decision is not None and not decision.allowed:
+        raise RateLimited(
+            f"{row.name} costs {price} tokens: retry in {decision.retry_after} s",
+            retry_after=decision.retry_after,
+        )
+
+
 async def execute(row: UseCase, request: Any, conn: HTTPConnection, transport: str) -> BaseModel:
     """The row's result for a validated `request`; domain errors propagate to the adapter."""
+    await spend(row, request, conn)
     runtime = getattr(conn.app.state, "runtime", None)
     call = Call(conn.app.state.settings, client_of(conn).tenant, runtime)
     bound = _bound(row)

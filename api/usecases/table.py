@@ -67,7 +67,9 @@ class UseCase:
     `field` the GraphQL field name (snake_case, camelCased by the schema). `request` is
     None for a call without input (a GET). `cpu` runs the service in the threadpool,
     `concurrency` bounds how many run at once (process-wide). `rolls` counts a dice roll
-    in the metrics. `price` is what the rate limiter will spend (a placeholder: 1).
+    in the metrics. `price` is what the rate limiter spends, in tokens, before any work:
+    a number, or a function of the validated request (docs/OPERATIONS.md, "Price list");
+    the request itself already took one token at the door.
     """
 
     name: str
@@ -87,4 +89,4 @@ class UseCase:
     cpu: bool = False
     concurrency: int | None = None
     rolls: bool = False
-    price: int = 1
+    price: int | Callable[[Any], int] = 1

@@ -4,7 +4,7 @@ Everything here is pure: randomness comes in as an `Rng`, time as an argument.
 """
 
 from services.dice.ast import Expression
-from services.dice.distribution import probability
+from services.dice.distribution import Quote, probability, quote
 from services.dice.errors import (
     DiceError,
     DiceEvaluationError,
@@ -35,6 +35,7 @@ __all__ = [
     "HmacRng",
     "Limits",
     "ProbabilityReport",
+    "Quote",
     "Rng",
     "RollResult",
     "SimRng",
@@ -43,6 +44,7 @@ __all__ = [
     "new_seed",
     "parse",
     "probability",
+    "quote",
     "render_canonical",
     "render_dice_so_nice",
     "render_foundry",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, reduce
 
@@ -40,7 +41,7 @@ from services.dice.exact import (
 )
 from services.dice.limits import DEFAULT_LIMITS, Limits
 from services.dice.parser import parse
-from services.dice.pricing import estimate
+from services.dice.pricing import estimate, estimate_shape
 from services.dice.rational import (
     QDist,
     abs_dist,
@@ -186,6 +187,22 @@ def _qdist(node: Node, limits: Limits, eps: float, budget: Budget) -> QDist:
 def _exact_div(x: Rational, y: Rational) -> Rational:
     q = Fraction(x) / y
     return q.numerator if q.denominator == 1 else q
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """What an exact distribution will cost, known before computing it."""
+
+    cost: int  # elementary steps (pairs combined, DP cells), at most Limits.max_cost
+    points: int  # distinct values of the largest table in the answer (an upper bound)
+
+
+def quote(text: str, limits: Limits = DEFAULT_LIMITS) -> Quote:
+    """The price of `probability(text)`, from the AST alone; refuses (like `probability`)
+    an expression too costly to compute."""
+    expr, eps = _plan(text, limits)
+    cost, points = estimate_shape(expr.root, limits, eps)
+    return Quote(cost, points)
 
 
 @lru_cache(maxsize=1024)

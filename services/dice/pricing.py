@@ -51,14 +51,19 @@ def chain_levels(d: Dice, eps: float) -> int:
 
 def estimate(node: Node | Check, limits: Limits, eps: float) -> int:
     """Refuse an expression whose distribution is too big; return the estimated cost."""
+    return estimate_shape(node, limits, eps)[0]
+
+
+def estimate_shape(node: Node | Check, limits: Limits, eps: float) -> tuple[int, int]:
+    """(estimated cost, estimated distinct values of the answer's largest table); refuses
+    an expression whose distribution is too big to compute."""
     pricer = _Pricer(limits, eps)
     if isinstance(node, Check):
         left, right = pricer.est(node.left), pricer.est(node.right)
         pricer.charge(0, 0, left.size + right.size, 0)
-        pricer.pair(left, right, lambda a0, a1, b0, b1: (a0 - b1, a1 - b0), pairwise=False)
-    else:
-        pricer.est(node)
-    return pricer.cost
+        margin = pricer.pair(left, right, lambda a0, a1, b0, b1: (a0 - b1, a1 - b0), pairwise=False)
+        return pricer.cost, max(left.size, margin.size)
+    return pricer.cost, pricer.est(node).size
 
 
 class _Pricer:

@@ -1,0 +1,81 @@
+"""Every exact-odds request is priced before any work, and the price is spent.
+
+Against a real server with a small bucket (1 token a second, burst 30): an answer too
+large to send is refused up front; an expensive distribution spends its price, so the
+next one waits (429 with Retry-After) while a cheap roll still passes; eight aliased
+expensive fields in one GraphQL document are each priced before they run. /healthz is
+probed throughout. The figures are printed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.e2e.conftest import serve
+
+pytestmark = [pytest.mark.e2e]
+
+EXPENSIVE = "60d10!"  # about 8,300 values: 1 + 20 tokens
+ALIASES = " ".join(
+    f'a{i}: probability(expression: "{EXPENSIVE}") {{ __typename ... on Problem {{ code }} }}'
+    for i in range(8)
+)
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    env = {"DAEDALUS_RATE_LIMIT_RPS": "1", "DAEDALUS_RATE_LIMIT_BURST": "30"}
+    with serve(tmp_path_factory.mktemp("pricing"), env) as (base, _log):
+        yield base
+
+
+def _healthz_ms(url: str) -> float:
+    started = time.perf_counter()
+    assert httpx.get(f"{url}/healthz", timeout=5).status_code == 200
+    return (time.perf_counter() - started) * 1000
+
+
+def test_an_answer_too_large_to_send_is_refused_before_any_work(url: str) -> None:
+    started = time.perf_counter()
+    refused = httpx.post(f"{url}/v1/dice/probability", json={"expression": "20d10000"})
+    took = time.perf_counter() - started
+    print(f"\n20d10000: {refused.status_code} {refused.json()['code']} in {took * 1000:.0f} ms")
+    assert (refused.status_code, refused.json()["code"]) == (422, "distribution_too_large")
+    assert took < 1.0
+
+
+def test_the_price_is_spent_and_a_cheap_call_still_passes(url: str) -> None:
+    time.sleep(2)  # the bucket refills from the previous test
+    body = {"expression": EXPENSIVE}
+    first = httpx.post(f"{url}/v1/dice/probability", json=body)
+    assert first.status_code == 200, first.text
+    second = httpx.post(f"{url}/v1/dice/probability", json=body)
+    print(
+        f"a second {EXPENSIVE} at once: {second.status_code}, Retry-After "
+        f"{second.headers.get('retry-after')}"
+    )
+    assert (second.status_code, second.json()["code"]) == (429, "rate_limited")
+    assert int(second.headers["retry-after"]) >= 1
+    cheap = httpx.post(f"{url}/v1/dice/roll", json={"expression": "1d20"})
+    assert cheap.status_code == 200, cheap.text
+
+
+def test_aliased_expensive_fields_are_each_priced_before_they_run(url: str) -> None:
+    time.sleep(3)
+    started = time.perf_counter()
+    answer = httpx.post(f"{url}/graphql", json={"query": "{ " + ALIASES + " }"}, timeout=30)
+    took = time.perf_counter() - started
+    fields = answer.json()["data"]
+    codes = [f.get("code") for f in fields.values()]
+    probes = sorted(_healthz_ms(url) for _ in range(10))
+    print(
+        f"8 aliased {EXPENSIVE}: {codes.count(None)} computed, {codes.count('rate_limited')} "
+        f"refused, in {took * 1000:.0f} ms; /healthz max {probes[-1]:.0f} ms"
+    )
+    assert codes.count("rate_limited") >= 6
+    assert set(codes) <= {None, "rate_limited"}
+    assert probes[-1] < 250
