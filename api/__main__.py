@@ -51,9 +51,9 @@ def main() -> None:
     # Stopped in order: uvicorn stops accepting and drains (timeout below), the lifespan
     # releases the Celery connections and the runtime's client, then worker_alongside
     # stops beat and the workers and, last, the embedded Redis.
-    with worker_alongside(settings, settings.worker_concurrency) as processes:
+    with worker_alongside(settings, settings.worker_processes) as processes:
         served: ASGIApp | str
-        if settings.web_concurrency > 1:
+        if settings.api_processes > 1:
             served = "api.__main__:app"  # each process builds its own (factory)
         else:
             one = create_app(settings)
@@ -62,8 +62,8 @@ def main() -> None:
             served = CollectClosedSockets(one)
         uvicorn.run(
             served,
-            factory=settings.web_concurrency > 1,
-            workers=settings.web_concurrency,
+            factory=settings.api_processes > 1,
+            workers=settings.api_processes,
             host=settings.host,
             port=settings.port,
             log_config=None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -50,6 +51,19 @@ def broker_problem(event_store_url: str | None, broker_url: str | None) -> str |
         "(DAEDALUS_REDIS_URL unset or equal to REDIS_URL): set DAEDALUS_REDIS_URL to a "
         "separate Redis in production, so broker traffic cannot evict or crowd out events"
     )
+
+
+def _cores() -> int:
+    """The CPUs this process may use: its affinity, capped by a cgroup v2 CPU quota (a
+    container's limit, e.g. a Kubernetes pod's `resources.limits.cpu`)."""
+    cores = len(os.sched_getaffinity(0))
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        if quota != "max":
+            cores = min(cores, -(-int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return max(1, cores)
 
 
 class Settings(BaseSettings):
@@ -101,10 +115,13 @@ class Settings(BaseSettings):
         default=1 << 20, ge=1024, validation_alias="DAEDALUS_MAX_BODY_BYTES"
     )
     # API processes (uvicorn workers) serving on one port; their state is all in Redis.
-    web_concurrency: int = Field(default=1, ge=1, le=64, validation_alias="WEB_CONCURRENCY")
-    # Processes of the simulation worker `make run` starts beside the API.
-    worker_concurrency: int = Field(
-        default=1, ge=1, le=64, validation_alias="DAEDALUS_WORKER_CONCURRENCY"
+    # None: one per core in production, one elsewhere (api_processes).
+    web_concurrency: int | None = Field(
+        default=None, ge=1, le=64, validation_alias="WEB_CONCURRENCY"
+    )
+    # Processes of the simulation worker `make run` starts beside the API (None: as above).
+    worker_concurrency: int | None = Field(
+        default=None, ge=1, le=64, validation_alias="DAEDALUS_WORKER_CONCURRENCY"
     )
     # GraphQL WebSockets: operations in flight on one socket, and open sockets per caller
     # (an API key, or an address where keys are per address or absent), per API process.
@@ -248,6 +265,16 @@ class Settings(BaseSettings):
     def graphiql_on(self) -> bool:
         """Serve GraphiQL: as configured, else everywhere but production."""
         return self.graphiql if self.graphiql is not None else not self.production
+
+    @property
+    def api_processes(self) -> int:
+        """API processes: as configured, else one per core in production, else one."""
+        return self.web_concurrency or (_cores() if self.production else 1)
+
+    @property
+    def worker_processes(self) -> int:
+        """Simulation worker processes: as configured, else as `api_processes`."""
+        return self.worker_concurrency or (_cores() if self.production else 1)
 
     @property
     def seeded_sessions_on(self) -> bool:

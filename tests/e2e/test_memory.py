@@ -36,7 +36,9 @@ QUERY = """subscription($id: ID!, $after: Long!) {
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, psutil.Process]]:
     """`python -m api` alone (no worker), and its process."""
     root = tmp_path_factory.mktemp("memory")
-    with serve(root, {}) as (base_url, _log):
+    # 300 sockets of one (keyless) caller at once: past the default per-caller cap (64),
+    # which tests/security/test_socket_caps.py checks; this test is about memory.
+    with serve(root, {"DAEDALUS_WS_MAX_SOCKETS": str(SUBSCRIPTIONS + 10)}) as (base_url, _log):
         (api,) = [
             p
             for p in psutil.Process().children()

@@ -64,3 +64,16 @@ def test_the_served_key_is_created_once_in_the_data_folder(
     assert (tmp_path / KEY_FILE).stat().st_mode & 0o777 == 0o600
     monkeypatch.setenv("DAEDALUS_SECRET_KEY", "k" * 40)
     assert with_stored_key(Settings()).secret_key_bytes == b"k" * 40
+
+
+def test_processes_default_to_one_per_core_in_production(monkeypatch: pytest.MonkeyPatch) -> None:
+    from infra.settings import _cores
+
+    assert Settings(environment="development").api_processes == 1
+    monkeypatch.setenv("DAEDALUS_ENV", "production")
+    monkeypatch.setenv("DAEDALUS_SECRET_KEY", "p" * 40)
+    production = Settings()
+    assert production.api_processes == production.worker_processes == _cores()
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.setenv("DAEDALUS_WORKER_CONCURRENCY", "2")
+    assert (Settings().api_processes, Settings().worker_processes) == (3, 2)
