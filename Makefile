@@ -99,13 +99,22 @@ $(CHROMIUM):
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium
 
+# wrk drives the HTTP benchmarks (a C load generator: not the bottleneck).
+WRK ?= /usr/bin/wrk
+
+$(WRK):
+	@echo "installing Debian's wrk for the HTTP benchmarks (bench/processes.py)" >&2
+	if [[ "$$(id -u)" == 0 ]]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends wrk
+
 test: lint $(CHROMIUM) $(WEB_BUILT) $(CLIENT_BUILT)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2
 
 contracts: $(DEV_STAMP)  ## regenerate openapi/openapi.yaml and openapi/schema.graphql from the code
 	$(PY) -m api.contracts
 
-bench: $(BENCH_STAMP)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
+bench: $(BENCH_STAMP) $(WRK)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
 	@if [[ -n "$(BENCH)" ]]; then files=(bench/$(BENCH).py); else files=(bench/*.py); fi; \
 	for f in "$${files[@]}"; do \
 		[[ -e "$$f" ]] || { echo "no benchmark $$f" >&2; exit 1; }; \
