@@ -6,8 +6,10 @@ that started it, and a caller only ever sees its own tenant's jobs (anything els
 404, the same answer as an unknown id).
 
 Limits before work (code `games_limit_exceeded`, 422): at most `MAX_GAMES` games per
-simulation, `MAX_CHART_POINTS` DCs of `MAX_CHART_GAMES` games each for the chart, and a
-tuning search of at most `TUNING_BUDGET` games in all (tuning answers directly).
+simulation, `MAX_CHART_POINTS` DCs of `MAX_CHART_GAMES` games each for the chart, and
+budgets in game-turns (games × `max_turns`, what an endless labyrinth really costs):
+`SIMULATION_TURN_BUDGET` per simulation with its chart, `TUNING_TURN_BUDGET` per tuning
+(which answers directly). Each is also priced in rate-limit tokens before any work.
 """
 
 from __future__ import annotations
@@ -29,9 +31,17 @@ from services.sim.tuner import deck_variants, tune
 from workers.client import Jobs, key, send_jobs_to, submit
 
 MAX_GAMES = 1_000_000
+# Work is games × the turn cap each may play (an endless labyrinth plays every game to
+# its cap): the budgets are in game-turns, the game caps' at the default 500 turns.
+DEFAULT_TURNS = 500
+SIMULATION_TURN_BUDGET = (MAX_GAMES + 21 * 20_000) * DEFAULT_TURNS  # with a full chart
+# Price (rate-limit tokens) per this many game-turns, beyond the request's first token.
+SIMULATION_TURNS_PER_TOKEN = SIMULATION_TURN_BUDGET // 99
+TUNING_TURNS_PER_TOKEN = 100_000 * DEFAULT_TURNS // 99
 MAX_CHART_POINTS = 21
 MAX_CHART_GAMES = 20_000
 TUNING_BUDGET = 100_000
+TUNING_TURN_BUDGET = TUNING_BUDGET * DEFAULT_TURNS
 SHARD_GAMES = 50_000
 CHART_SPREAD = 4  # the default chart sweeps the maze's DC ± this
 
@@ -161,10 +171,56 @@ def chart_dcs(spec: SimulationSpec, chart: ChartRequest | None) -> list[int]:
     return list(range(low, high + 1))
 
 
-def start(jobs: Jobs, tenant: str, body: SimulationRequest) -> dict[str, Any]:
-    """Check the request, then submit the job and the chart's sweep for `tenant`."""
+def simulation_turns(body: SimulationRequest) -> int:
+    """The game-turns a simulation (and its chart) may play, at most: checked before
+    any work, refused past the budget (an endless labyrinth plays every game to its cap)."""
     if body.games > MAX_GAMES:
         raise GamesLimitExceeded(f"games is at most {MAX_GAMES} per simulation")
+    chart, points = body.chart, 0
+    if chart is not None:
+        points = 9  # the default sweep: the maze's DC ± 4
+        if chart.dc_from is not None and chart.dc_to is not None:
+            points = max(0, chart.dc_to - chart.dc_from + 1)
+    games = body.games + points * (chart.games if chart is not None else 0)
+    turns = games * body.max_turns
+    if turns > SIMULATION_TURN_BUDGET:
+        raise GamesLimitExceeded(
+            f"{games} games × max_turns {body.max_turns} is {turns} game-turns: at most "
+            f"{SIMULATION_TURN_BUDGET} per simulation (lower games or max_turns)"
+        )
+    return turns
+
+
+def simulation_price(body: SimulationRequest) -> int:
+    """Rate-limit tokens a simulation costs: 1 plus one per 1/99 of the budget."""
+    return 1 + min(99, simulation_turns(body) // SIMULATION_TURNS_PER_TOKEN)
+
+
+def tuning_turns(configurations: int, body: TuningRequest) -> int:
+    """The game-turns a tuning of `configurations` may play; refused past its budget."""
+    turns = configurations * body.games * body.max_turns
+    if turns > TUNING_TURN_BUDGET:
+        raise GamesLimitExceeded(
+            f"{configurations} configurations × {body.games} games × max_turns "
+            f"{body.max_turns} is {turns} game-turns: a tuning plays at most "
+            f"{TUNING_TURN_BUDGET} (lower games, the DC range or max_turns)"
+        )
+    return turns
+
+
+def tuning_price(body: TuningRequest) -> int:
+    """Rate-limit tokens a tuning costs: 1 plus one per 1/99 of its budget, from its
+    game-turns (each DC; with `vary_deck` up to 27 decks around it), refused when even
+    one deck per DC is past the budget."""
+    dcs = max(0, body.dc_to - body.dc_from + 1)
+    tuning_turns(dcs, body)
+    turns = dcs * (27 if body.vary_deck else 1) * body.games * body.max_turns
+    return 1 + min(99, turns // TUNING_TURNS_PER_TOKEN)
+
+
+def start(jobs: Jobs, tenant: str, body: SimulationRequest) -> dict[str, Any]:
+    """Check the request, then submit the job and the chart's sweep for `tenant`."""
+    simulation_turns(body)
     spec = body.spec(body.games)
     dcs = chart_dcs(spec, body.chart)
     job = submit(jobs, spec, shard_games=SHARD_GAMES, owner=tenant)
@@ -271,11 +327,7 @@ def tuning(body: TuningRequest) -> dict[str, Any]:
         decks = deck_variants(base.deck, 1) if body.vary_deck else [base.deck]
     dcs = range(body.dc_from, body.dc_to + 1)
     configurations = len(dcs) * (len(decks) if decks is not None else 1)
-    if configurations * body.games > TUNING_BUDGET:
-        raise GamesLimitExceeded(
-            f"{configurations} configurations × {body.games} games exceeds the tuning "
-            f"budget of {TUNING_BUDGET} games"
-        )
+    tuning_turns(configurations, body)
     found = tune(spec, body.target, body.value, dcs, decks, games=body.games, best=body.best)
     candidates = []
     for c in found:

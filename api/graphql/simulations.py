@@ -23,6 +23,7 @@ from api.graphql.context import Info, connection_param
 from api.graphql.problem import Problem
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.sessions.access import tenant_of
+from api.usecases.run import spend_tokens
 
 TERMINAL = ("succeeded", "failed", "cancelled")
 POLL_SECONDS = 0.25
@@ -134,6 +135,7 @@ class SimulationMutation:
             raw["chart"] = chart
         try:
             body = simulations.SimulationRequest.model_validate(raw)
+            await spend_tokens(conn, simulations.simulation_price(body), "this simulation")
             jobs = simulations.jobs_of(conn)
             started = await run_in_threadpool(simulations.start, jobs, tenant_of(conn), body)
         except (*EXPECTED, ValidationError) as exc:

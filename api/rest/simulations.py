@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Route
 from api import simulations
 from api.bodies import read_model
 from api.sessions.access import tenant_of
+from api.usecases.run import spend_tokens
 
 SVG_MEDIA_TYPE = "image/svg+xml"
 
@@ -28,6 +29,7 @@ def _job_id(request: Request) -> str:
 async def start_simulation(request: Request) -> Response:
     """POST /v1/simulations: check the request, queue the job; 202 with its id."""
     body = await read_model(request, simulations.SimulationRequest)
+    await spend_tokens(request, simulations.simulation_price(body), "this simulation")
     jobs = simulations.jobs_of(request)
     started = await run_in_threadpool(simulations.start, jobs, tenant_of(request), body)
     location = f"/v1/simulations/{started['job_id']}"
@@ -58,6 +60,7 @@ async def cancel_simulation(request: Request) -> Response:
 async def start_tuning(request: Request) -> Response:
     """POST /v1/tunings: the configurations nearest a target escape rate or mean turns."""
     body = await read_model(request, simulations.TuningRequest)
+    await spend_tokens(request, simulations.tuning_price(body), "this tuning")
     return JSONResponse(await run_in_threadpool(simulations.tuning, body))
 
 

@@ -31,9 +31,14 @@ def _bound(row: UseCase) -> asyncio.Semaphore | None:
 
 
 async def spend(row: UseCase, request: Any, conn: HTTPConnection) -> None:
-    """Spend the row's price beyond the token the request took at the door, before any
-    work; RateLimited when the caller's bucket cannot pay it now."""
+    """Spend the row's price (docs/OPERATIONS.md, "Price list") before any work."""
     price = row.price(request) if callable(row.price) else row.price
+    await spend_tokens(conn, price, row.name)
+
+
+async def spend_tokens(conn: HTTPConnection, price: int, what: str) -> None:
+    """Spend `price` less the token the request took at the door from the caller's
+    bucket, before any work; RateLimited when the bucket cannot pay it now."""
     buckets: TokenBuckets | None = getattr(conn.app.state, "rate_buckets", None)
     if price <= 1 or buckets is None:
         return
@@ -41,7 +46,7 @@ async def spend(row: UseCase, request: Any, conn: HTTPConnection) -> None:
     decision = await buckets.take(identity, redis_url_of(conn.scope), cost=price - 1)
     if decision is not None and not decision.allowed:
         raise RateLimited(
-            f"{row.name} costs {price} tokens: retry in {decision.retry_after} s",
+            f"{what} costs {price} tokens: retry in {decision.retry_after} s",
             retry_after=decision.retry_after,
         )
 

@@ -79,3 +79,22 @@ def test_aliased_expensive_fields_are_each_priced_before_they_run(url: str) -> N
     assert codes.count("rate_limited") >= 6
     assert set(codes) <= {None, "rate_limited"}
     assert probes[-1] < 250
+
+
+def test_simulations_and_tunings_are_priced_in_game_turns_before_any_work(url: str) -> None:
+    endless = [
+        ("/v1/simulations", {"games": 1_000_000, "max_turns": 10_000, "chart": None}),
+        ("/v1/tunings", {"target": "escape_rate", "value": 0.5, "games": 1_000,
+                         "max_turns": 10_000}),
+    ]  # fmt: skip
+    for path, body in endless:
+        started = time.perf_counter()
+        refused = httpx.post(f"{url}{path}", json=body, timeout=30)
+        took = time.perf_counter() - started
+        print(
+            f"{path} with max_turns 10000: {refused.status_code} "
+            f"{refused.json()['code']} in {took * 1000:.0f} ms"
+        )
+        assert (refused.status_code, refused.json()["code"]) == (422, "games_limit_exceeded")
+        assert "game-turns" in refused.json()["detail"]
+        assert took < 1.0
