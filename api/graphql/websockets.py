@@ -166,18 +166,23 @@ def too_many_operations(limit: int | None) -> dict[str, Any]:
     }
 
 
-class TransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
-    """graphql-transport-ws: a message of the wrong shape closes the socket with 4400."""
+class CountedSocket:
+    """A socket handler whose caller's socket count is given back however it ends."""
 
     counted: str | None = None
+    context: Context
 
     async def handle(self) -> None:
-        """Serve the socket; its count is given back however it ends."""
+        """Serve the socket (the strawberry handler after this class in the MRO)."""
         try:
-            await super().handle()
+            await super().handle()  # type: ignore[misc]
         finally:
             if self.counted is not None:
                 give_socket_back(self.context, self.counted)
+
+
+class TransportWSHandler(CountedSocket, BaseGraphQLTransportWSHandler[Context, None]):
+    """graphql-transport-ws: a message of the wrong shape closes the socket with 4400."""
 
     async def handle_message(self, message: Message) -> None:
         """Refuse a malformed message as the protocol says, else handle it."""
@@ -221,18 +226,8 @@ class TransportWSHandler(BaseGraphQLTransportWSHandler[Context, None]):
         await super().handle_connection_init(message)
 
 
-class LegacyWSHandler(BaseGraphQLWSHandler[Context, None]):
+class LegacyWSHandler(CountedSocket, BaseGraphQLWSHandler[Context, None]):
     """graphql-ws (legacy): a message of the wrong shape is ignored."""
-
-    counted: str | None = None
-
-    async def handle(self) -> None:
-        """Serve the socket; its count is given back however it ends."""
-        try:
-            await super().handle()
-        finally:
-            if self.counted is not None:
-                give_socket_back(self.context, self.counted)
 
     async def handle_message(self, message: OperationMessage) -> None:
         """Ignore a malformed message; admit the caller before any operation."""

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import serve
+from tests.security.probes import healthz_ms
 
 pytestmark = [pytest.mark.e2e]
 
@@ -31,12 +32,6 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {"DAEDALUS_RATE_LIMIT_RPS": "1", "DAEDALUS_RATE_LIMIT_BURST": "30"}
     with serve(tmp_path_factory.mktemp("pricing"), env) as (base, _log):
         yield base
-
-
-def _healthz_ms(url: str) -> float:
-    started = time.perf_counter()
-    assert httpx.get(f"{url}/healthz", timeout=5).status_code == 200
-    return (time.perf_counter() - started) * 1000
 
 
 def test_an_answer_too_large_to_send_is_refused_before_any_work(url: str) -> None:
@@ -71,7 +66,7 @@ def test_aliased_expensive_fields_are_each_priced_before_they_run(url: str) -> N
     took = time.perf_counter() - started
     fields = answer.json()["data"]
     codes = [f.get("code") for f in fields.values()]
-    probes = sorted(_healthz_ms(url) for _ in range(10))
+    probes = sorted(healthz_ms(url) for _ in range(10))
     print(
         f"8 aliased {EXPENSIVE}: {codes.count(None)} computed, {codes.count('rate_limited')} "
         f"refused, in {took * 1000:.0f} ms; /healthz max {probes[-1]:.0f} ms"

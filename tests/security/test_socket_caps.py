@@ -20,6 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
 from tests.e2e.conftest import serve
+from tests.security.probes import healthz_ms
 
 pytestmark = [pytest.mark.e2e]
 
@@ -49,12 +50,6 @@ def _next(ws: ClientConnection) -> dict[str, Any]:
     return found
 
 
-def _healthz_ms(url: str) -> float:
-    started = time.perf_counter()
-    assert httpx.get(f"{url}/healthz", timeout=5).status_code == 200
-    return (time.perf_counter() - started) * 1000
-
-
 def test_operations_per_socket_and_sockets_per_caller_are_capped(server: str) -> None:
     party = [{"id": "p1", "name": "Ash"}]
     table = httpx.post(f"{server}/v1/sessions", json={"preset": "standard_deck", "party": party})
@@ -82,7 +77,7 @@ def test_operations_per_socket_and_sockets_per_caller_are_capped(server: str) ->
                 third.recv(timeout=10)
         print(f"\nthird socket closed: {third.close_code} {third.close_reason}")
         assert (third.close_code, third.close_reason) == (4429, "too_many_sockets")
-        probes = sorted(_healthz_ms(server) for _ in range(20))
+        probes = sorted(healthz_ms(server) for _ in range(20))
         print(f"/healthz with the caps reached: median {probes[10]:.1f} ms, max {probes[-1]:.1f}")
         assert probes[-1] < 250
     finally:

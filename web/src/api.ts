@@ -309,23 +309,22 @@ function followVersions(
   };
 }
 
+/** Follow a session (or, `campaign`, a campaign) as `token` sees it, from `after`. */
 export const followTable = (
   id: string,
   token: string,
   after: number,
   onEvent: (event: Followed) => void,
   onStatus: (status: Status, problem?: ApiError) => void,
+  campaign = false,
 ): (() => void) =>
-  followVersions(SESSION_EVENTS, (a) => ({ id, token, after: a }), after, onEvent, onStatus);
-
-export const followCampaign = (
-  id: string,
-  token: string,
-  after: number,
-  onEvent: (event: Followed) => void,
-  onStatus: (status: Status, problem?: ApiError) => void,
-): (() => void) =>
-  followVersions(CAMPAIGN_EVENTS, (a) => ({ id, token, after: a }), after, onEvent, onStatus);
+  followVersions(
+    campaign ? CAMPAIGN_EVENTS : SESSION_EVENTS,
+    (a) => ({ id, token, after: a }),
+    after,
+    onEvent,
+    onStatus,
+  );
 
 /** The job's state as it changes, until it has finished. */
 export function followSimulation(

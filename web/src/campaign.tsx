@@ -1,6 +1,6 @@
 // The campaign clock: runners, the clearing's supplies, downtimes as they pass, live.
 import { useEffect, useState } from "preact/hooks";
-import { advanceCampaign, createCampaign, followCampaign, getCampaign } from "./api";
+import { advanceCampaign, createCampaign, followTable, getCampaign } from "./api";
 import type { ApiError, Json, TableView } from "./api";
 import { KEY_CODES } from "./api";
 import { KeyEntry } from "./gm";
@@ -44,7 +44,7 @@ export function Campaign({ id }: { id: string }) {
     let stop = (): void => {};
     getCampaign(id, token).then((first) => {
       setTable(first);
-      stop = followCampaign(id, token, first.version, load, (_, problem) => problem && setError(problem));
+      stop = followTable(id, token, first.version, load, (_, problem) => problem && setError(problem), true);
     }, (e: unknown) => setError(errorOf(e)));
     return () => stop();
   }, [id, token]);
