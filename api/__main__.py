@@ -16,7 +16,7 @@ from starlette.types import ASGIApp
 from api.app import create_app
 from api.gc_policy import CollectClosedSockets, tune_gc
 from api.secret_key import with_stored_key
-from api.worker_process import worker_alongside
+from api.worker_process import shared_embedded, worker_alongside
 from infra.logs import configure_logging
 from infra.settings import Settings
 
@@ -51,7 +51,10 @@ def main() -> None:
     # Stopped in order: uvicorn stops accepting and drains (timeout below), the lifespan
     # releases the Celery connections and the runtime's client, then worker_alongside
     # stops beat and the workers and, last, the embedded Redis.
-    with worker_alongside(settings, settings.worker_processes) as processes:
+    with (
+        worker_alongside(settings, settings.worker_processes) as processes,
+        shared_embedded(settings),
+    ):
         served: ASGIApp | str
         if settings.api_processes > 1:
             served = "api.__main__:app"  # each process builds its own (factory)

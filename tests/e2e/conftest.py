@@ -65,6 +65,9 @@ def serve(
         "DAEDALUS_ENV": "test",
         # The API tests need no Celery worker (the worker tests start their own).
         "DAEDALUS_WORKER": "0",
+        # One API process (production's default is one per core): a test that wants
+        # more says so (tests/e2e/test_web_concurrency.py).
+        "WEB_CONCURRENCY": "1",
         **(
             {"DAEDALUS_WORKER": "1", "DAEDALUS_TICK_SCAN_SECONDS": WORKER_SCAN_SECONDS}
             if worker

@@ -57,11 +57,13 @@ def _attack(url: str, headers: dict[str, str], **create: object) -> tuple[str | 
         headers=gm,
         timeout=30,
     ).json()["token"]
-    view = httpx.get(
+    seen_by_p1 = httpx.get(
         f"{url}/v1/sessions/{table['session_id']}",
         headers={**headers, "authorization": f"Bearer {token}"},
         timeout=30,
-    ).json()["view"]
+    )
+    assert seen_by_p1.status_code == 200, seen_by_p1.text
+    view = seen_by_p1.json()["view"]
     seen = {card["slot"] for card in view["river"]}
     candidates = [*WORDS, *(str(t) for t in range(started - 30, started + 30))]
     for tries, candidate in enumerate(candidates, 1):
