@@ -183,3 +183,27 @@ def test_two_app_instances_on_one_redis_share_the_limit(
     refused = answers[3]
     assert refused.headers["content-type"] == "application/problem+json"
     assert refused.json()["code"] == "rate_limited" and int(refused.headers["Retry-After"]) >= 9
+
+
+def test_a_priced_operation_takes_its_price_in_tokens(
+    redis_url: str, who: str, cleanup: list[str]
+) -> None:
+    cleanup.append(who)
+    buckets = TokenBuckets(rate=1.0, burst=10)
+
+    async def run() -> list[Decision | None]:
+        out = [
+            await buckets.take(who, redis_url, now=50.0, cost=6),  # 10 → 4
+            await buckets.take(who, redis_url, now=50.0, cost=6),  # 4 < 6: refused, kept
+            await buckets.take(who, redis_url, now=50.0, cost=4),  # 4 → 0
+            await buckets.take(who, redis_url, now=53.0, cost=3),  # 3 s refill 3 → 0
+        ]
+        await buckets.aclose()
+        return out
+
+    first, refused, rest, refilled = asyncio.run(run())
+    assert first is not None and (first.allowed, first.remaining) == (True, 4)
+    assert refused is not None and not refused.allowed
+    assert int(refused.headers()["Retry-After"]) == 2  # two more tokens, at 1/s
+    assert rest is not None and (rest.allowed, rest.remaining) == (True, 0)
+    assert refilled is not None and refilled.allowed
