@@ -45,7 +45,12 @@ CLIENT_SOURCES := $(shell find $(CLIENT)/src $(CLIENT)/test -type f -not -path '
 	$(CLIENT)/codegen.ts $(CLIENT)/tsconfig.json $(CLIENT)/package.json \
 	openapi/openapi.yaml openapi/schema.graphql
 
-.PHONY: help run test lint bench clean venv contracts web client
+# Foundry VTT's published type definitions, to type-check the Foundry roll data
+# (clients/foundry/, tests/unit/dice/test_foundry_types.py). No install scripts run.
+FOUNDRY := clients/foundry
+FOUNDRY_DEPS := $(FOUNDRY)/node_modules/.package-lock.json
+
+.PHONY: help run test lint bench clean venv contracts web client foundry-types
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -82,6 +87,11 @@ $(CLIENT_DEPS): $(CLIENT)/package-lock.json
 $(CLIENT_BUILT): $(CLIENT_DEPS) $(CLIENT_SOURCES)
 	cd $(CLIENT) && npm run --silent build
 
+$(FOUNDRY_DEPS): $(FOUNDRY)/package-lock.json
+	cd $(FOUNDRY) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+foundry-types: $(FOUNDRY_DEPS)  ## install Foundry's type definitions for the roll-data type-check
+
 client: $(CLIENT_BUILT)  ## generate the TypeScript client's types, type-check (strict) and build it
 
 run: $(DEV_STAMP) $(WEB_BUILT)  ## start the service on $HOST:$PORT, data under $DAEDALUS_DATA_DIR
@@ -108,7 +118,7 @@ $(WRK):
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends wrk
 
-test: lint $(CHROMIUM) $(WEB_BUILT) $(CLIENT_BUILT)  ## lint, then the whole test suite (unit, e2e and browser)
+test: lint $(CHROMIUM) $(WEB_BUILT) $(CLIENT_BUILT) $(FOUNDRY_DEPS)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2
 
 contracts: $(DEV_STAMP)  ## regenerate openapi/openapi.yaml and openapi/schema.graphql from the code
@@ -124,5 +134,6 @@ bench: $(BENCH_STAMP) $(WRK)  ## run bench/*.py (or only bench/$(BENCH).py); eac
 
 clean:  ## remove .venv, .tools and caches (keeps ./data)
 	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist \
-		$(WEB)/node_modules $(WEB)/dist $(CLIENT)/node_modules $(CLIENT)/dist $(CLIENT)/src/generated
+		$(WEB)/node_modules $(WEB)/dist $(CLIENT)/node_modules $(CLIENT)/dist $(CLIENT)/src/generated \
+		$(FOUNDRY)/node_modules $(FOUNDRY)/generated
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -9,7 +9,15 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from api.openapi.spec import Operation, obj
-from api.rest.haze import HazeActionRequest, HazeOddsRequest
+from api.rest import haze_checks as hz
+from api.rest import mazerats as mr
+from api.rest.haze import (
+    EffectBody,
+    HazeActionRequest,
+    HazeOddsRequest,
+    InitiativeBody,
+    ReactionBody,
+)
 from api.rest.maze import CheckBody, DamageBody, GroupBody, LootBody, OpposedBody
 from services.haze import checks, spells
 from services.haze import requests as haze
@@ -66,7 +74,7 @@ MAZE: list[Row] = [
 ]
 
 MAZERATS: list[Row] = [
-    ("saves", "ratsSave", "Roll a save", rats.SaveRequest, "total:integer? success:boolean"),
+    ("saves", "ratsSave", "Roll a save", mr.SaveBody, "total:integer? success:boolean"),
     (
         "saves/odds",
         "ratsSaveOdds",
@@ -78,7 +86,7 @@ MAZERATS: list[Row] = [
         "opposed-saves",
         "ratsOpposed",
         "Roll an opposed save",
-        rats.OpposedSaveRequest,
+        mr.OpposedSaveBody,
         "rounds winner",
     ),
     (
@@ -92,7 +100,7 @@ MAZERATS: list[Row] = [
         "attacks",
         "ratsAttack",
         "Roll an attack and its damage",
-        rats.AttackRequest,
+        mr.AttackBody,
         "hit:boolean damage",
     ),
     (
@@ -106,28 +114,28 @@ MAZERATS: list[Row] = [
         "reactions",
         "ratsReaction",
         "Roll a reaction",
-        play.ReactionRequest,
+        mr.ReactionBody,
         "cooperative:boolean cooperative_odds:chance",
     ),
     (
         "morale",
         "ratsMorale",
         "Roll morale when due",
-        play.MoraleRequest,
+        mr.MoraleBody,
         "due:boolean morale:object? holds_odds:chance",
     ),
     (
         "initiative",
         "ratsInitiative",
         "Roll initiative",
-        play.InitiativeRequest,
+        mr.InitiativeBody,
         "first surprised:array",
     ),
     (
         "healing",
         "ratsHealing",
         "Heal by ration or bandage",
-        play.HealRequest,
+        mr.HealBody,
         "hp:integer used_today:array",
     ),
     (
@@ -165,7 +173,7 @@ MAZERATS: list[Row] = [
         "spell-casts",
         "ratsSpellCast",
         "Cast a spell: HP lost, corruption save",
-        play.CastRequest,
+        mr.CastBody,
         "price:object actions:integer hp:integer dead:boolean corrupted:boolean "
         "corruption_save:object? resist_odds:chance?",
     ),
@@ -180,7 +188,7 @@ HAZE_CHECKS: list[Row] = [
         "ability-checks",
         "hazeAbilityCheck",
         "Roll an ability check",
-        checks.HazeCheckRollRequest,
+        hz.CheckRollBody,
         "check:string difficulty:integer outcome:object success_chance:chance",
     ),
     (
@@ -201,7 +209,7 @@ HAZE_CHECKS: list[Row] = [
         "spells/cast",
         "hazeCastSpell",
         "Cast a spell or prayer",
-        spells.HazeCastRollRequest,
+        hz.CastRollBody,
         "success:boolean effect_dice:integer",
     ),
     (
@@ -230,7 +238,7 @@ HAZE: list[Row] = [
         HazeOddsRequest,
         ODDS,
     ),
-    ("effects", "hazeEffect", "Roll effect dice", haze.EffectRequest, ""),
+    ("effects", "hazeEffect", "Roll effect dice", EffectBody, ""),
     (
         "effects/odds",
         "hazeEffectOdds",
@@ -242,7 +250,7 @@ HAZE: list[Row] = [
         "reactions",
         "hazeReaction",
         "Roll an attack and its re-action",
-        haze.ReactionRollRequest,
+        ReactionBody,
         "hit_odds:chance",
     ),
     (
@@ -252,11 +260,15 @@ HAZE: list[Row] = [
         haze.ReactionRequest,
         "penalty:integer hit:chance",
     ),
-    ("initiative", "hazeInitiative", "Roll initiative", haze.InitiativeRequest, "order:array"),
+    ("initiative", "hazeInitiative", "Roll initiative", InitiativeBody, "order:array"),
     *HAZE_CHECKS,
 ]
 
 SEEDED = "The response carries the seed; sending it back replays the roll."
+RENDERED = (
+    " With `render` (`[]`, or renderings such as `foundry`), `dice_rolls` lists every roll the "
+    "rules made, each with its dice, like `/v1/dice/roll`."
+)
 
 
 def _operations(tag: str, rows: list[Row]) -> list[Operation]:
@@ -266,6 +278,9 @@ def _operations(tag: str, rows: list[Row]) -> list[Operation]:
         seeded = body is not None and "seed" in body.model_fields
         if seeded and "seed:string" not in words:
             words.append("seed:string")
+        rendered = body is not None and "render" in body.model_fields
+        if rendered:
+            words.append("dice_rolls:dice_rolls")
         out.append(
             Operation(
                 "post" if body is not None else "get",
@@ -276,7 +291,7 @@ def _operations(tag: str, rows: list[Row]) -> list[Operation]:
                 body,
                 obj(*words),
                 errors=BODY_ERRORS if body is not None else GET_ERRORS,
-                description=SEEDED if seeded else "",
+                description=(SEEDED if seeded else "") + (RENDERED if rendered else ""),
             )
         )
     return out

@@ -19,6 +19,8 @@ _TYPES: dict[str, Schema] = {
     "object": {"type": "object"},
     "array": {"type": "array"},
     "chance": CHANCE,
+    # The dice a rules call threw, when its body asked with `render` (api/rolls.py).
+    "dice_rolls": {"type": "array", "items": {"$ref": "#/components/schemas/RollResult"}},
 }
 
 

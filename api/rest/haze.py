@@ -15,6 +15,7 @@ from api.models import RequestModel, Seed
 from api.rendering import chance
 from api.rest import haze_checks
 from api.rest.haze_render import action_odds_dict
+from api.rolls import Rendered, recorded, recorded_in_thread, rolls_json
 from services.dice import new_seed, seeded_rng
 from services.haze import (
     ActionSpec,
@@ -36,7 +37,7 @@ from services.haze.requests import (
 )
 
 
-class HazeActionRequest(RequestModel):
+class HazeActionRequest(RequestModel, Rendered):
     """Roll an action; without a seed the service picks one and returns it."""
 
     action: ActionSpec
@@ -53,15 +54,29 @@ class HazeOddsRequest(RequestModel):
     rules: HazeRules = Field(default_factory=HazeRules)
 
 
+class EffectBody(EffectRequest, Rendered):
+    """EffectRequest with `render` (the dice, per die and for VTTs)."""
+
+
+class ReactionBody(ReactionRollRequest, Rendered):
+    """ReactionRollRequest with `render` (the dice, per die and for VTTs)."""
+
+
+class InitiativeBody(InitiativeRequest, Rendered):
+    """InitiativeRequest with `render` (the dice, per die and for VTTs)."""
+
+
 async def action(request: Request) -> JSONResponse:
     """POST /v1/haze/actions: roll d10 ≤ ability + skill; the seed replays it."""
     body = await read_model(request, HazeActionRequest)
     seed = body.seed if body.seed is not None else new_seed()
-    outcome = roll_action(body.action, seeded_rng(seed), body.rules, take_arbitrary=body.arbitrary)
+    outcome, rolls = recorded(
+        roll_action, body.action, seeded_rng(seed), body.rules, take_arbitrary=body.arbitrary
+    )
     out: dict[str, Any] = outcome.model_dump()
     out["effect_dice"] = effect_dice_for(body.action, body.rules)
     out["seed"] = seed
-    return JSONResponse(out)
+    return JSONResponse({**out, **rolls_json(rolls, body.render)})
 
 
 async def action_odds_(request: Request) -> JSONResponse:
@@ -73,10 +88,10 @@ async def action_odds_(request: Request) -> JSONResponse:
 
 async def effect(request: Request) -> JSONResponse:
     """POST /v1/haze/effects: roll `dice` (or ability + skill) effect dice; seed replays."""
-    body = await read_model(request, EffectRequest)
+    body = await read_model(request, EffectBody)
     seed = body.seed if body.seed is not None else new_seed()
-    rolled = await run_in_threadpool(roll_effect, body.count(), seeded_rng(seed))
-    return JSONResponse({**rolled.model_dump(), "seed": seed})
+    rolled, rolls = await recorded_in_thread(roll_effect, body.count(), seeded_rng(seed))
+    return JSONResponse({**rolled.model_dump(), "seed": seed, **rolls_json(rolls, body.render)})
 
 
 async def effect_odds(request: Request) -> JSONResponse:
@@ -88,11 +103,13 @@ async def effect_odds(request: Request) -> JSONResponse:
 
 async def reaction(request: Request) -> JSONResponse:
     """POST /v1/haze/reactions: roll an attack and its re-action; exact chance of a hit."""
-    body = await read_model(request, ReactionRollRequest)
+    body = await read_model(request, ReactionBody)
     seed = body.seed if body.seed is not None else new_seed()
-    rolled = roll_reaction(body.attack, body.defence, seeded_rng(seed), body.rules, body.penalty)
+    args = (body.attack, body.defence, seeded_rng(seed), body.rules, body.penalty)
+    rolled, rolls = recorded(roll_reaction, *args)
     out: dict[str, Any] = rolled.model_dump(mode="json", exclude={"hit_odds"})
-    return JSONResponse({**out, "hit_odds": chance(rolled.hit_odds), "seed": seed})
+    out.update(hit_odds=chance(rolled.hit_odds), seed=seed, **rolls_json(rolls, body.render))
+    return JSONResponse(out)
 
 
 async def reaction_odds(request: Request) -> JSONResponse:
@@ -107,10 +124,13 @@ async def reaction_odds(request: Request) -> JSONResponse:
 
 async def initiative(request: Request) -> JSONResponse:
     """POST /v1/haze/initiative: everyone's wits + initiative roll and who reacts first."""
-    body = await read_model(request, InitiativeRequest)
+    body = await read_model(request, InitiativeBody)
     seed = body.seed if body.seed is not None else new_seed()
-    result = roll_initiatives(body.combatants, seeded_rng(seed), body.rules, body.ambushers)
-    return JSONResponse({**result.model_dump(mode="json"), "seed": seed})
+    args = (body.combatants, seeded_rng(seed), body.rules, body.ambushers)
+    result, rolls = recorded(roll_initiatives, *args)
+    return JSONResponse(
+        {**result.model_dump(mode="json"), "seed": seed, **rolls_json(rolls, body.render)}
+    )
 
 
 routes: list[BaseRoute] = [

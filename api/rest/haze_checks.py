@@ -11,6 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from api.bodies import read_model
 from api.rest.haze_render import action_odds_dict, exact
+from api.rolls import Rendered, recorded, rolls_json
 from services.dice import new_seed, seeded_rng
 from services.haze import effect_dice_for
 from services.haze.catalogue import CATALOGUE, CheckDef
@@ -31,6 +32,14 @@ from services.haze.spells import (
     cast_spec,
     learn,
 )
+
+
+class CheckRollBody(HazeCheckRollRequest, Rendered):
+    """HazeCheckRollRequest with `render` (the dice, per die and for VTTs)."""
+
+
+class CastRollBody(HazeCastRollRequest, Rendered):
+    """HazeCastRollRequest with `render` (the dice, per die and for VTTs)."""
 
 
 def entry_dict(entry: CheckDef) -> dict[str, Any]:
@@ -54,10 +63,10 @@ async def catalogue(request: Request) -> JSONResponse:
 
 async def check(request: Request) -> JSONResponse:
     """POST /v1/haze/ability-checks: roll a check; the seed replays it."""
-    body = await read_model(request, HazeCheckRollRequest)
+    body = await read_model(request, CheckRollBody)
     seed = body.seed if body.seed is not None else new_seed()
-    result = roll_check(body, seeded_rng(seed))
-    return JSONResponse({**exact(result), "seed": seed})
+    result, rolls = recorded(roll_check, body, seeded_rng(seed))
+    return JSONResponse({**exact(result), "seed": seed, **rolls_json(rolls, body.render)})
 
 
 async def check_odds_(request: Request) -> JSONResponse:
@@ -76,11 +85,12 @@ async def spell_learn(request: Request) -> JSONResponse:
 
 async def spell_cast(request: Request) -> JSONResponse:
     """POST /v1/haze/spells/cast: roll ability + spell level against its difficulty."""
-    body = await read_model(request, HazeCastRollRequest)
+    body = await read_model(request, CastRollBody)
     seed = body.seed if body.seed is not None else new_seed()
-    outcome = cast(body, seeded_rng(seed))
+    outcome, rolls = recorded(cast, body, seeded_rng(seed))
     dice = effect_dice_for(cast_spec(body), body.rules)
-    return JSONResponse({**outcome.model_dump(), "effect_dice": dice, "seed": seed})
+    shown = rolls_json(rolls, body.render)
+    return JSONResponse({**outcome.model_dump(), "effect_dice": dice, "seed": seed, **shown})
 
 
 async def spell_cast_odds(request: Request) -> JSONResponse:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import Field
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from api.bodies import read_model
 from api.rendering import chance
+from api.rolls import Rendered, recorded_in_thread, rolls_json
 from services.dice import new_seed, seeded_rng
 from services.maze import usecases
 from services.maze.damage import DamageOdds
@@ -29,31 +29,31 @@ from services.maze.requests import (
 Seed = Field(default=None, min_length=1, max_length=256)
 
 
-class CheckBody(CheckRequest):
+class CheckBody(CheckRequest, Rendered):
     """A check to roll; without a seed one is chosen and returned."""
 
     seed: str | None = Seed
 
 
-class DamageBody(DamageRequest):
+class DamageBody(DamageRequest, Rendered):
     """A damage roll; without a seed one is chosen and returned."""
 
     seed: str | None = Seed
 
 
-class OpposedBody(OpposedRequest):
+class OpposedBody(OpposedRequest, Rendered):
     """An opposed roll; without a seed one is chosen and returned."""
 
     seed: str | None = Seed
 
 
-class LootBody(LootRequest):
+class LootBody(LootRequest, Rendered):
     """A loot check; without a seed one is chosen and returned."""
 
     seed: str | None = Seed
 
 
-class GroupBody(GroupRequest):
+class GroupBody(GroupRequest, Rendered):
     """A group check; without a seed one is chosen and returned."""
 
     seed: str | None = Seed
@@ -114,8 +114,10 @@ async def check(request: Request) -> JSONResponse:
     """POST /v1/maze/checks: roll a check; band, tokens awarded, tokens to better bands."""
     body = await read_model(request, CheckBody)
     seed = body.seed or new_seed()
-    outcome = await run_in_threadpool(usecases.roll_check, body, seeded_rng(seed))
-    return JSONResponse({**outcome.model_dump(mode="json"), "seed": seed})
+    outcome, rolls = await recorded_in_thread(usecases.roll_check, body, seeded_rng(seed))
+    return JSONResponse(
+        {**outcome.model_dump(mode="json"), "seed": seed, **rolls_json(rolls, body.render)}
+    )
 
 
 async def check_odds(request: Request) -> JSONResponse:
@@ -128,7 +130,7 @@ async def damage(request: Request) -> JSONResponse:
     """POST /v1/maze/damage: a damage roll, its injury, the odds of each injury and half."""
     body = await read_model(request, DamageBody)
     seed = body.seed or new_seed()
-    outcome, odds = await run_in_threadpool(usecases.roll_damage, body, seeded_rng(seed))
+    (outcome, odds), rolls = await recorded_in_thread(usecases.roll_damage, body, seeded_rng(seed))
     rendered = damage_odds_dict(odds)
     return JSONResponse(
         {
@@ -136,6 +138,7 @@ async def damage(request: Request) -> JSONResponse:
             "odds": rendered["injuries"],
             "half": rendered["half"],
             "seed": seed,
+            **rolls_json(rolls, body.render),
         }
     )
 
@@ -144,8 +147,10 @@ async def loot(request: Request) -> JSONResponse:
     """POST /v1/maze/loot-checks: a loot check and the class of loot it gives."""
     body = await read_model(request, LootBody)
     seed = body.seed or new_seed()
-    outcome = await run_in_threadpool(usecases.roll_loot, body, seeded_rng(seed))
-    return JSONResponse({**outcome.model_dump(mode="json"), "seed": seed})
+    outcome, rolls = await recorded_in_thread(usecases.roll_loot, body, seeded_rng(seed))
+    return JSONResponse(
+        {**outcome.model_dump(mode="json"), "seed": seed, **rolls_json(rolls, body.render)}
+    )
 
 
 async def loot_odds(request: Request) -> JSONResponse:
@@ -159,9 +164,14 @@ async def group(request: Request) -> JSONResponse:
     """POST /v1/maze/group-checks: every member rolls; the group meets the DC or not."""
     body = await read_model(request, GroupBody)
     seed = body.seed or new_seed()
-    outcome, odds = await run_in_threadpool(usecases.roll_group, body, seeded_rng(seed))
+    (outcome, odds), rolls = await recorded_in_thread(usecases.roll_group, body, seeded_rng(seed))
     return JSONResponse(
-        {**outcome.model_dump(mode="json"), "odds": group_odds_dict(odds), "seed": seed}
+        {
+            **outcome.model_dump(mode="json"),
+            "odds": group_odds_dict(odds),
+            "seed": seed,
+            **rolls_json(rolls, body.render),
+        }
     )
 
 
@@ -169,7 +179,7 @@ async def opposed(request: Request) -> JSONResponse:
     """POST /v1/maze/opposed: an opposed roll with the tie rules, and each side's chances."""
     body = await read_model(request, OpposedBody)
     seed = body.seed or new_seed()
-    outcome, odds = await run_in_threadpool(usecases.roll_opposed, body, seeded_rng(seed))
+    (outcome, odds), rolls = await recorded_in_thread(usecases.roll_opposed, body, seeded_rng(seed))
     return JSONResponse(
         {
             **outcome.model_dump(mode="json"),
@@ -179,6 +189,7 @@ async def opposed(request: Request) -> JSONResponse:
                 "tie_per_round": chance(odds.p_tie_per_round),
             },
             "seed": seed,
+            **rolls_json(rolls, body.render),
         }
     )
 

@@ -11,6 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from api.bodies import read_model
 from api.rendering import chance
+from api.rolls import Rendered, recorded, rolls_json
 from services.dice import new_seed, seeded_rng
 from services.mazerats import usecases
 from services.mazerats.advancement import level_up, standing
@@ -49,6 +50,38 @@ from services.mazerats.spells import SpellRequest, spell_cost
 from services.mazerats.turns import Action, check_turn
 
 
+class SaveBody(SaveRequest, Rendered):
+    """Save with `render` (the dice, per die and for VTTs)."""
+
+
+class OpposedSaveBody(OpposedSaveRequest, Rendered):
+    """OpposedSave with `render` (the dice, per die and for VTTs)."""
+
+
+class AttackBody(AttackRequest, Rendered):
+    """Attack with `render` (the dice, per die and for VTTs)."""
+
+
+class CastBody(CastRequest, Rendered):
+    """Cast with `render` (the dice, per die and for VTTs)."""
+
+
+class ReactionBody(ReactionRequest, Rendered):
+    """Reaction with `render` (the dice, per die and for VTTs)."""
+
+
+class MoraleBody(MoraleRequest, Rendered):
+    """Morale with `render` (the dice, per die and for VTTs)."""
+
+
+class InitiativeBody(InitiativeRequest, Rendered):
+    """Initiative with `render` (the dice, per die and for VTTs)."""
+
+
+class HealBody(HealRequest, Rendered):
+    """Heal with `render` (the dice, per die and for VTTs)."""
+
+
 def _json(data: dict[str, Any]) -> JSONResponse:
     return JSONResponse(data)
 
@@ -73,10 +106,10 @@ def opposed_odds_dict(odds: OpposedOdds) -> dict[str, Any]:
 
 async def save(request: Request) -> JSONResponse:
     """POST /v1/mazerats/saves: roll a save; the response carries the seed to replay it."""
-    body = await read_model(request, SaveRequest)
+    body = await read_model(request, SaveBody)
     seed = body.seed or new_seed()
-    result = roll_save(seeded_rng(seed), body.ability, body.path_covers, body.risk)
-    return _json({**result.model_dump(mode="json"), "seed": seed})
+    result, rolls = recorded(roll_save, seeded_rng(seed), body.ability, body.path_covers, body.risk)
+    return _dump(result, seed=seed, **rolls_json(rolls, body.render))
 
 
 async def save_chance(request: Request) -> JSONResponse:
@@ -87,10 +120,11 @@ async def save_chance(request: Request) -> JSONResponse:
 
 async def opposed(request: Request) -> JSONResponse:
     """POST /v1/mazerats/opposed-saves: roll an opposed save."""
-    body = await read_model(request, OpposedSaveRequest)
+    body = await read_model(request, OpposedSaveBody)
     seed = body.seed or new_seed()
-    result = roll_opposed(seeded_rng(seed), body.attacker_bonus, body.defender_bonus, body.ties)
-    return _json({**result.model_dump(mode="json"), "seed": seed})
+    args = (body.attacker_bonus, body.defender_bonus, body.ties)
+    result, rolls = recorded(roll_opposed, seeded_rng(seed), *args)
+    return _dump(result, seed=seed, **rolls_json(rolls, body.render))
 
 
 async def opposed_chance(request: Request) -> JSONResponse:
@@ -102,9 +136,10 @@ async def opposed_chance(request: Request) -> JSONResponse:
 
 async def attack(request: Request) -> JSONResponse:
     """POST /v1/mazerats/attacks: roll an attack against AC and its damage."""
-    body = await read_model(request, AttackRequest)
+    body = await read_model(request, AttackBody)
     seed = body.seed or new_seed()
-    result = roll_attack(
+    result, rolls = recorded(
+        roll_attack,
         seeded_rng(seed),
         body.combat_bonus,
         body.armor_class,
@@ -112,7 +147,7 @@ async def attack(request: Request) -> JSONResponse:
         body.ranged,
         body.in_close_combat,
     )
-    return _json({**result.model_dump(mode="json"), "seed": seed})
+    return _dump(result, seed=seed, **rolls_json(rolls, body.render))
 
 
 async def attack_chance(request: Request) -> JSONResponse:
@@ -145,11 +180,11 @@ async def spell(request: Request) -> JSONResponse:
 
 async def spell_cast(request: Request) -> JSONResponse:
     """POST /v1/mazerats/spell-casts: cast a spell; HP lost, death, corruption save."""
-    body = await read_model(request, CastRequest)
+    body = await read_model(request, CastBody)
     seed = body.seed or new_seed()
-    cast = cast_spell(body, seeded_rng(seed))
+    cast, rolls = recorded(cast_spell, body, seeded_rng(seed))
     odds = None if cast.resist_odds is None else chance(cast.resist_odds)
-    return _dump(cast, resist_odds=odds, seed=seed)
+    return _dump(cast, resist_odds=odds, seed=seed, **rolls_json(rolls, body.render))
 
 
 async def market(request: Request) -> JSONResponse:
@@ -164,16 +199,16 @@ async def hirelings(request: Request) -> JSONResponse:
 
 async def reaction(request: Request) -> JSONResponse:
     """POST /v1/mazerats/reactions: the leader's WIL save; success means cooperative."""
-    body = await read_model(request, ReactionRequest)
+    body = await read_model(request, ReactionBody)
     seed = body.seed or new_seed()
-    result = roll_reaction(seeded_rng(seed), body.leader_will, body.path_covers)
+    result, rolls = recorded(roll_reaction, seeded_rng(seed), body.leader_will, body.path_covers)
     odds = chance(save_odds(body.leader_will, body.path_covers))
-    return _dump(result, cooperative_odds=odds, seed=seed)
+    return _dump(result, cooperative_odds=odds, seed=seed, **rolls_json(rolls, body.render))
 
 
 async def morale(request: Request) -> JSONResponse:
     """POST /v1/mazerats/morale: whether a check is due and, if due (or forced), the save."""
-    body = await read_model(request, MoraleRequest)
+    body = await read_model(request, MoraleBody)
     seed = body.seed or new_seed()
     due = morale_check_due(
         leader_defeated=body.leader_defeated,
@@ -183,29 +218,34 @@ async def morale(request: Request) -> JSONResponse:
         hp=body.hp,
         unexpected_danger=body.unexpected_danger,
     )
-    rolled = roll_morale(seeded_rng(seed), body.will) if due or body.force else None
+    rolled, rolls = (
+        recorded(roll_morale, seeded_rng(seed), body.will) if due or body.force else (None, ())
+    )
     return _json(
         {
             "due": due,
             "morale": rolled.model_dump(mode="json") if rolled else None,
             "holds_odds": chance(save_odds(body.will)),
             "seed": seed,
+            **rolls_json(rolls, body.render),
         }
     )
 
 
 async def initiative(request: Request) -> JSONResponse:
     """POST /v1/mazerats/initiative: the side acting first; surprised characters' saves."""
-    body = await read_model(request, InitiativeRequest)
+    body = await read_model(request, InitiativeBody)
     seed = body.seed or new_seed()
-    return _dump(usecases.initiative(body, seeded_rng(seed)), seed=seed)
+    result, rolls = recorded(usecases.initiative, body, seeded_rng(seed))
+    return _dump(result, seed=seed, **rolls_json(rolls, body.render))
 
 
 async def healing(request: Request) -> JSONResponse:
     """POST /v1/mazerats/healing: heal by ration (at rest) or bandage (WIL save)."""
-    body = await read_model(request, HealRequest)
+    body = await read_model(request, HealBody)
     seed = body.seed or new_seed()
-    result = heal(
+    result, rolls = recorded(
+        heal,
         seeded_rng(seed),
         body.method,
         body.hp,
@@ -215,7 +255,8 @@ async def healing(request: Request) -> JSONResponse:
         path_covers=body.path_covers,
         used_today=frozenset(body.used_today),
     )
-    return _dump(result, used_today=sorted(result.used_today), seed=seed)
+    used = sorted(result.used_today)
+    return _dump(result, used_today=used, seed=seed, **rolls_json(rolls, body.render))
 
 
 async def level(request: Request) -> JSONResponse:

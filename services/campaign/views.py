@@ -19,6 +19,7 @@ from services.campaign.clock import next_due_at
 from services.campaign.codec import encode_event, encode_state
 from services.campaign.rules import avoidance_dc
 from services.campaign.state import CampaignState
+from services.dice import recorded_dice
 
 Role = Literal["gm", "player", "spectator"]
 Level = Literal["plentiful", "adequate", "low", "scarce", "none"]
@@ -114,6 +115,9 @@ def view_event(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
                 # Someone rolled, and that is all (the history stays contiguous).
                 return {"type": out["type"], "by": event.by, "visibility": event.visibility,
                         "hidden": True}  # fmt: skip
+            dice = recorded_dice(event.expression, event.faces, event.total)
+            if dice is not None:
+                out["dice"] = dice  # each die as /v1/dice/roll shows it, for a VTT
         case ev.CampaignCreated():
             out["rules"] = _table_rules(out["rules"])
             out["supplies_level"] = supplies_level(event.supplies, event.rules.supplies_max)

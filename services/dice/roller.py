@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any
 
 from services.dice.arith import ROUNDERS, Rational, divide, kept_mask
 from services.dice.ast import (
@@ -21,7 +24,7 @@ from services.dice.ast import (
     Sum,
 )
 from services.dice.bounds import check_expression
-from services.dice.errors import DiceLimitError
+from services.dice.errors import DiceError, DiceLimitError
 from services.dice.fastpath import Replay, compile_fast
 from services.dice.limits import DEFAULT_LIMITS, Limits
 from services.dice.parser import parse
@@ -44,6 +47,63 @@ from services.dice.results import (
 from services.dice.rng import HmacRng, Rng
 
 Runner = Callable[[Rng], Result]
+
+# The rolls made under `recording()` in this context (None: nobody is listening).
+_RECORD: ContextVar[list[RollResult] | None] = ContextVar("dice_record", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[RollResult]]:
+    """Collect every roll made inside the block, in order.
+
+    Rules code rolls with `roll()` and returns its own outcome; a caller that also wants
+    each die (to render it for a VTT's 3D dice) wraps the call in `recording()`. The
+    record is per context (thread or task), so concurrent requests never mix.
+    """
+    rolls: list[RollResult] = []
+    token = _RECORD.set(rolls)
+    try:
+        yield rolls
+    finally:
+        _RECORD.reset(token)
+
+
+def replayed(expression: str, faces: list[int], total: int) -> RollResult | None:
+    """A recorded roll (its expression, every face in throw order and its total) as a
+    full result with its per-die detail; None when the faces do not replay to that total
+    (faces of custom or Fate dice are not their draws)."""
+    try:
+        compiled = _compile_text(expression, DEFAULT_LIMITS)
+        result = RollResult(compiled, total, None, list(faces))
+        dice = result.dice  # replays the tree (asserts the total)
+    except (AssertionError, IndexError, ValueError, DiceError):
+        return None
+    shown = [d.face for d in dice]
+    fits = all(1 <= d.face <= d.sides for d in dice)
+    return result if fits and shown == list(faces) else None
+
+
+def recorded_dice(expression: str, faces: Sequence[int], total: int) -> list[dict[str, Any]] | None:
+    """Each die of a recorded roll as `/v1/dice/roll` shows it (`Die.to_dict`), or None
+    when the faces do not replay (see `replayed`). Cached: event feeds show the same
+    records to many viewers."""
+    frozen = _recorded_dice(expression, tuple(faces), total)
+    if frozen is None:
+        return None
+    return [{k: list(v) if isinstance(v, tuple) else v for k, v in die} for die in frozen]
+
+
+@lru_cache(maxsize=4096)
+def _recorded_dice(
+    expression: str, faces: tuple[int, ...], total: int
+) -> tuple[tuple[tuple[str, Any], ...], ...] | None:
+    result = replayed(expression, list(faces), total)
+    if result is None:
+        return None
+    return tuple(
+        tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in d.to_dict().items())
+        for d in result.dice
+    )
 
 
 class CompiledExpression:
@@ -100,9 +160,14 @@ def roll_compiled(c: CompiledExpression, rng: Rng) -> RollResult:
     if type(rng) is HmacRng and rng.public:
         meta = {"algorithm": "hmac-sha256", "seed": rng.server_seed}
     if c.fast_right is None:
-        return RollResult(c, total, None, draws, meta)
-    target = c.fast_right(below, draws)
-    return RollResult(c, total, _check(c.op, total, target), draws, meta)
+        result = RollResult(c, total, None, draws, meta)
+    else:
+        target = c.fast_right(below, draws)
+        result = RollResult(c, total, _check(c.op, total, target), draws, meta)
+    record = _RECORD.get()
+    if record is not None:
+        record.append(result)
+    return result
 
 
 # Parsed-and-compiled expressions for the default limits, by text (a plain dict is the

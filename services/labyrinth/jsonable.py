@@ -8,9 +8,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from services.labyrinth.records import RollRecord
+
 
 def jsonable(value: Any) -> Any:
     """Dataclasses, pydantic models, enums and collections as JSON-ready values."""
+    if isinstance(value, RollRecord):
+        return value.to_json()
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

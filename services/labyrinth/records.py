@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from services.dice import RollResult
+from services.dice import RollResult, recorded_dice
 from services.labyrinth.vocab import CardKind
 
 
@@ -20,6 +21,20 @@ class RollRecord:
     def of(cls, expression: str, result: RollResult) -> RollRecord:
         """Record a roll result."""
         return cls(expression, tuple(d.face for d in result.dice), result.total)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON, with each die as `/v1/dice/roll` shows it (`dice`: sides,
+        face, value, flags...), rebuilt from the expression and faces: a VTT draws the
+        same dice from an event as from a roll. Stored events keep the three fields."""
+        out: dict[str, Any] = {
+            "expression": self.expression,
+            "faces": list(self.faces),
+            "total": self.total,
+        }
+        dice = recorded_dice(self.expression, self.faces, self.total)
+        if dice is not None:
+            out["dice"] = dice
+        return out
 
 
 @dataclass(frozen=True, slots=True)

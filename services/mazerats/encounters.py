@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from services.dice import Rng
+from services.dice import Rng, roll
 from services.mazerats.errors import MazeRatsError
 from services.mazerats.saves import Save, roll_save
 
@@ -78,7 +78,9 @@ def roll_initiative(rng: Rng, surprised: Side | None = None) -> Initiative:
     if surprised is not None:
         other = Side.OPPONENTS if surprised is Side.PARTY else Side.PARTY
         return Initiative(first=other, by_surprise=True)
-    return Initiative(first=(Side.PARTY, Side.OPPONENTS)[rng.below(2)], by_surprise=False)
+    # A d2 (one draw of below(2), as before): a die a VTT can show.
+    first = (Side.PARTY, Side.OPPONENTS)[roll("1d2", rng).total - 1]
+    return Initiative(first=first, by_surprise=False)
 
 
 def surprised_skips_first_turn(rng: Rng, will: int = 0) -> tuple[Save, bool]:

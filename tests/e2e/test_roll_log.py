@@ -43,6 +43,9 @@ def test_a_session_roll_reaches_exactly_its_audience(
     sent = table.send(command)
     (mine,) = [e for e in sent["events"] if e["type"] == "DiceRolled"]
     assert 5 <= mine["roll"]["total"] <= 20 and len(mine["roll"]["faces"]) == 3
+    # Each die as /v1/dice/roll shows it, for a VTT's 3D dice; hidden with the rest.
+    dice = mine["roll"]["dice"]
+    assert [(d["sides"], d["face"]) for d in dice] == [(6, f) for f in mine["roll"]["faces"]]
     tokens = {"gm": table.gm, "spectator": table.spectator, **table.players}
     for name, token in tokens.items():
         shown = _last_roll(table, token)
@@ -50,6 +53,7 @@ def test_a_session_roll_reaches_exactly_its_audience(
             assert shown["roll"] == mine["roll"] and shown["label"] == "listen at the door"
         else:
             assert "roll" not in shown and "label" not in shown and shown["hidden"] is True
+            assert "dice" not in repr(shown) and "faces" not in repr(shown), name
             assert shown["by"] == "p1", name
 
 
@@ -85,6 +89,11 @@ def test_a_campaign_keeps_a_roll_log_too(client: httpx.Client) -> None:
         events = campaign.ok("GET", "/events", token)["events"]
         seen[name] = events[-1]
     assert seen["r2"]["total"] == seen["gm"]["total"] == rolled["total"]
+    dice = rolled["dice"]  # each die, exploding included, as /v1/dice/roll shows it
+    assert [d["face"] for d in dice] == rolled["faces"] and seen["r2"]["dice"] == dice
+    assert all(d["sides"] == 12 for d in dice) and ("exploded" in dice[0]["flags"]) == (
+        len(dice) > 1
+    )
     assert seen["spectator"] == {
         "type": "CampaignDiceRolled",
         "version": rolled["version"],

@@ -6,6 +6,7 @@ import strawberry
 
 from api.graphql.chance import Chance
 from api.graphql.haze.action_result import HazeActionResult
+from api.graphql.rolled import Rolled
 from services.haze.checks import CheckResult
 
 
@@ -13,7 +14,7 @@ from services.haze.checks import CheckResult
     description="A rolled ability check: the action roll, its exact chance, and its meaning; "
     "only the fields of the check's kind are set."
 )
-class HazeAbilityCheck:
+class HazeAbilityCheck(Rolled):
     check: str
     ability: str
     difficulty: int

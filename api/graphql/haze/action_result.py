@@ -5,11 +5,12 @@ from __future__ import annotations
 import strawberry
 
 from api.graphql.haze.effect_roll import HazeEffectRoll
+from api.graphql.rolled import Rolled
 from services.haze import ActionOutcome
 
 
 @strawberry.type(description="An action: the roll, its success rate, and any fumble's effect.")
-class HazeActionResult:
+class HazeActionResult(Rolled):
     target: int
     difficulty: int
     roll: int | None = strawberry.field(description="Null for an arbitrary success.")

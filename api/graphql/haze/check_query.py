@@ -24,6 +24,8 @@ from api.graphql.haze.inputs import HazeComplexInput, HazeParticipantInput
 from api.graphql.haze.learned_spell import HazeLearnedSpell
 from api.graphql.haze.payloads import HazeActionOddsPayload, HazeActionPayload
 from api.graphql.haze.validate import answered, checked, seed_or_new, table_rules
+from api.graphql.rolled import with_rolls
+from api.rolls import recorded
 from services.dice import seeded_rng
 from services.haze import effect_dice_for
 from services.haze.catalogue import CATALOGUE
@@ -50,7 +52,8 @@ def _rolled_check(
 ) -> HazeAbilityCheck:
     body = _check(check, rules)
     used = seed_or_new(seed)
-    return HazeAbilityCheck.from_domain(roll_check(body, seeded_rng(used)), used)
+    result, rolls = recorded(roll_check, body, seeded_rng(used))
+    return with_rolls(HazeAbilityCheck.from_domain(result, used), rolls)
 
 
 def _check_odds(check: HazeAbilityCheckInput, rules: JSON | None) -> HazeActionOdds:
@@ -66,8 +69,9 @@ def _learned(spell: HazeSpellInput, school_score: int) -> HazeLearnedSpell:
 def _cast_roll(cast_input: HazeCastInput, seed: str | None, rules: JSON | None) -> HazeActionResult:
     body = _cast(cast_input, rules)
     used = seed_or_new(seed)
-    outcome = cast(body, seeded_rng(used))
-    return HazeActionResult.from_domain(outcome, effect_dice_for(cast_spec(body), body.rules), used)
+    outcome, rolls = recorded(cast, body, seeded_rng(used))
+    dice = effect_dice_for(cast_spec(body), body.rules)
+    return with_rolls(HazeActionResult.from_domain(outcome, dice, used), rolls)
 
 
 def _complex_request(

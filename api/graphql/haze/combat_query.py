@@ -20,6 +20,8 @@ from api.graphql.haze.reaction import HazeReaction
 from api.graphql.haze.reaction_odds import HazeReactionOdds
 from api.graphql.haze.validate import Invalid, checked, seed_or_new, table_rules
 from api.graphql.problem import Problem
+from api.graphql.rolled import with_rolls
+from api.rolls import recorded
 from services.dice import seeded_rng
 from services.haze import HazeError, action_odds
 from services.haze.initiative import roll_initiatives
@@ -64,14 +66,14 @@ class HazeCombatQuery:
         try:
             body = _reaction(attack, defence, attacker_initiative, defender_initiative, rules)
             used = seed_or_new(seed)
-            rolled = roll_reaction(
-                body.attack, body.defence, seeded_rng(used), body.rules, body.penalty
+            rolled, rolls = recorded(
+                roll_reaction, body.attack, body.defence, seeded_rng(used), body.rules, body.penalty
             )
         except Invalid as exc:
             return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
-        return HazeReaction.from_domain(rolled, used)
+        return with_rolls(HazeReaction.from_domain(rolled, used), rolls)
 
     @strawberry.field(description="The exact chance an attack lands through the re-action.")
     def haze_reaction_odds(
@@ -111,9 +113,10 @@ class HazeCombatQuery:
             }
             body = checked(InitiativeRequest, data)
             used = seed_or_new(body.seed)
-            result = roll_initiatives(body.combatants, seeded_rng(used), body.rules, body.ambushers)
+            args = (body.combatants, seeded_rng(used), body.rules, body.ambushers)
+            result, rolls = recorded(roll_initiatives, *args)
         except Invalid as exc:
             return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
-        return HazeInitiative.from_domain(result, used)
+        return with_rolls(HazeInitiative.from_domain(result, used), rolls)

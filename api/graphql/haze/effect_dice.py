@@ -7,11 +7,12 @@ from starlette.concurrency import run_in_threadpool
 
 from api.graphql.haze.effect_roll import HazeEffectRoll
 from api.graphql.probability import Probability
+from api.graphql.rolled import Rolled
 from services.haze import EffectRoll, effect_distribution
 
 
 @strawberry.type(description="Effect dice: how many, the roll, and their distribution.")
-class HazeEffectDice:
+class HazeEffectDice(Rolled):
     dice: int
     roll: HazeEffectRoll
     seed: str

@@ -5,11 +5,12 @@ from __future__ import annotations
 import strawberry
 
 from api.graphql.haze.initiative_roll import HazeInitiativeRoll
+from api.graphql.rolled import Rolled
 from services.haze.initiative import InitiativeResult
 
 
 @strawberry.type(description="Rolls; order as groups acting together; ambush penalty (else 0).")
-class HazeInitiative:
+class HazeInitiative(Rolled):
     rolls: list[HazeInitiativeRoll]
     order: list[list[str]]
     ambush: bool

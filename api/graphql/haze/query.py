@@ -9,7 +9,6 @@ from typing import Annotated
 
 import strawberry
 from pydantic import TypeAdapter, ValidationError
-from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.graphql.haze.action_odds import HazeActionOdds
@@ -34,6 +33,8 @@ from api.graphql.haze.payloads import (
 from api.graphql.haze.validate import Invalid, checked, seed_or_new, table_rules
 from api.graphql.mazerats.answer import graphql_problem
 from api.graphql.problem import Problem
+from api.graphql.rolled import with_rolls
+from api.rolls import recorded, recorded_in_thread
 from services.dice import seeded_rng
 from services.haze import (
     ActionSpec,
@@ -102,13 +103,15 @@ class HazeQuery(HazeCheckQuery):
             spec = checked(ActionSpec, action.to_dict(), "action")
             table = table_rules(rules)
             used = seed_or_new(seed)
-            outcome = roll_action(spec, seeded_rng(used), table, take_arbitrary=arbitrary)
+            outcome, rolls = recorded(
+                roll_action, spec, seeded_rng(used), table, take_arbitrary=arbitrary
+            )
             dice = effect_dice_for(spec, table)
         except Invalid as exc:
             return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
-        return HazeActionResult.from_domain(outcome, dice, used)
+        return with_rolls(HazeActionResult.from_domain(outcome, dice, used), rolls)
 
     @strawberry.field(description="Exact odds of an action: success, fumble, success rates.")
     def haze_action_odds(
@@ -143,12 +146,12 @@ class HazeQuery(HazeCheckQuery):
                 "rules": table_rules(rules), "seed": seed})  # fmt: skip
             used = seed_or_new(body.seed)
             dice = body.count()
-            effect = await run_in_threadpool(roll_effect, dice, seeded_rng(used))
+            effect, rolls = await recorded_in_thread(roll_effect, dice, seeded_rng(used))
         except Invalid as exc:
             return exc.problem
         except HazeError as exc:
             return Problem.from_domain(exc)
-        return HazeEffectDice.from_domain(effect, used)
+        return with_rolls(HazeEffectDice.from_domain(effect, used), rolls)
 
     @strawberry.field(description="Play one round of a complex action (assists: several AEs).")
     def haze_complex_action(

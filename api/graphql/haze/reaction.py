@@ -6,11 +6,12 @@ import strawberry
 
 from api.graphql.chance import Chance
 from api.graphql.haze.action_result import HazeActionResult
+from api.graphql.rolled import Rolled
 from services.haze.reaction import ReactionRoll
 
 
 @strawberry.type(description="Both rolls; what the defence took off; whether the blow lands.")
-class HazeReaction:
+class HazeReaction(Rolled):
     attack: HazeActionResult
     defence: HazeActionResult | None
     penalty: int = strawberry.field(description="Initiative penalty on the re-action.")

@@ -7,7 +7,6 @@ from typing import Any
 import strawberry
 from pydantic import ValidationError
 from pydantic.alias_generators import to_snake
-from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.graphql.maze.check import MazeCheck
@@ -26,6 +25,8 @@ from api.graphql.maze.skill import MazeSkill
 from api.graphql.maze.trait import MazeTrait
 from api.graphql.maze.validation import MazeValidation
 from api.graphql.problem import Problem
+from api.graphql.rolled import with_rolls
+from api.rolls import recorded_in_thread
 from services.dice import new_seed, seeded_rng
 from services.maze import usecases
 from services.maze.errors import MazeError
@@ -57,12 +58,14 @@ class MazeQuery:
         used = seed or new_seed()
         try:
             request = CheckRequest.model_validate(args)
-            outcome = await run_in_threadpool(usecases.roll_check, request, seeded_rng(used))
+            outcome, rolls = await recorded_in_thread(
+                usecases.roll_check, request, seeded_rng(used)
+            )
         except ValidationError as exc:
             return Problem.from_validation(exc)
         except MazeError as exc:
             return Problem.from_domain(exc)
-        return MazeCheck.from_domain(outcome, used)
+        return with_rolls(MazeCheck.from_domain(outcome, used), rolls)
 
     @strawberry.field(description="Exact P(success), P(each band), taking half against rolling.")
     def maze_check_odds(
@@ -108,12 +111,14 @@ class MazeQuery:
         used = seed or new_seed()
         try:
             request = DamageRequest.model_validate(args)
-            outcome, odds = await run_in_threadpool(usecases.roll_damage, request, seeded_rng(used))
+            (outcome, odds), rolls = await recorded_in_thread(
+                usecases.roll_damage, request, seeded_rng(used)
+            )
         except ValidationError as exc:
             return Problem.from_validation(exc)
         except MazeError as exc:
             return Problem.from_domain(exc)
-        return MazeDamage.from_domain(outcome, odds, used)
+        return with_rolls(MazeDamage.from_domain(outcome, odds, used), rolls)
 
     @strawberry.field(
         description="Roll an opposed check; sides are {die, modifier, isPc, total, tokens, "
@@ -127,14 +132,14 @@ class MazeQuery:
             request = OpposedRequest.model_validate(
                 {"first": _snake(first), "second": _snake(second)}
             )
-            outcome, odds = await run_in_threadpool(
+            (outcome, odds), rolls = await recorded_in_thread(
                 usecases.roll_opposed, request, seeded_rng(used)
             )
         except ValidationError as exc:
             return Problem.from_validation(exc)
         except MazeError as exc:
             return Problem.from_domain(exc)
-        return MazeOpposed.from_domain(outcome, odds, used)
+        return with_rolls(MazeOpposed.from_domain(outcome, odds, used), rolls)
 
     @strawberry.field(description="Every rule a character (and its party) breaks.")
     def maze_validate_character(

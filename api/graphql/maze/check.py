@@ -6,11 +6,12 @@ import strawberry
 
 from api.graphql.maze.reach import MazeReach
 from api.graphql.maze.throw import MazeThrow
+from api.graphql.rolled import Rolled
 from services.maze.checks import CheckOutcome
 
 
 @strawberry.type(description="A resolved check: dice, total, band, tokens awarded and needed.")
-class MazeCheck:
+class MazeCheck(Rolled):
     seed: str
     die: int
     modifier: int

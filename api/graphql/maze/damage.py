@@ -8,6 +8,7 @@ from api.graphql.chance import Chance
 from api.graphql.maze.outcome_odds import MazeOutcomeOdds
 from api.graphql.maze.reach import MazeReach
 from api.graphql.maze.throw import MazeThrow
+from api.graphql.rolled import Rolled
 from services.maze.damage import DamageHalf, DamageOdds, DamageOutcome
 
 
@@ -34,7 +35,7 @@ class MazeDamageHalf:
 
 
 @strawberry.type(description="A damage roll: total, injury (capped), and each injury's odds.")
-class MazeDamage:
+class MazeDamage(Rolled):
     seed: str
     die: int
     modifier: int

@@ -7,6 +7,7 @@ import strawberry
 from api.graphql.chance import Chance
 from api.graphql.maze.outcome_odds import MazeOutcomeOdds
 from api.graphql.maze.throw import MazeThrow
+from api.graphql.rolled import Rolled
 from services.maze.group import GroupOutcome
 from services.maze.group_odds import GroupOdds
 
@@ -34,7 +35,7 @@ class MazeGroupOdds:
 
 
 @strawberry.type(description="A group check: each member's score and the group's result.")
-class MazeGroup:
+class MazeGroup(Rolled):
     seed: str
     mode: str
     scores: list[int]

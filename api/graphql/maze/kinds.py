@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.graphql.maze.group import MazeGroup
 from api.graphql.maze.loot import MazeLoot, MazeLootOdds
 from api.graphql.maze.payloads import MazeGroupPayload, MazeLootOddsPayload, MazeLootPayload
 from api.graphql.problem import Problem
+from api.graphql.rolled import with_rolls
+from api.rolls import recorded_in_thread
 from services.dice import new_seed, seeded_rng
 from services.errors import DomainError
 from services.maze import usecases
@@ -44,12 +45,12 @@ async def maze_loot_check(
     used = seed or new_seed()
     try:
         request = LootRequest.model_validate(args)
-        outcome = await run_in_threadpool(usecases.roll_loot, request, seeded_rng(used))
+        outcome, rolls = await recorded_in_thread(usecases.roll_loot, request, seeded_rng(used))
     except ValidationError as exc:
         return Problem.from_validation(exc)
     except DomainError as exc:
         return Problem.from_domain(exc)
-    return MazeLoot.from_domain(outcome, used)
+    return with_rolls(MazeLoot.from_domain(outcome, used), rolls)
 
 
 def maze_loot_odds(
@@ -90,9 +91,11 @@ async def maze_group_check(
     used = seed or new_seed()
     try:
         request = GroupRequest.model_validate(args)
-        outcome, odds = await run_in_threadpool(usecases.roll_group, request, seeded_rng(used))
+        (outcome, odds), rolls = await recorded_in_thread(
+            usecases.roll_group, request, seeded_rng(used)
+        )
     except ValidationError as exc:
         return Problem.from_validation(exc)
     except DomainError as exc:
         return Problem.from_domain(exc)
-    return MazeGroup.from_domain(outcome, odds, used)
+    return with_rolls(MazeGroup.from_domain(outcome, odds, used), rolls)

@@ -8,11 +8,12 @@ import strawberry
 
 from api.graphql.maze.outcome_odds import MazeOutcomeOdds
 from api.graphql.maze.throw import MazeThrow
+from api.graphql.rolled import Rolled
 from services.maze.loot import LootOutcome
 
 
 @strawberry.type(description="A loot check: dice, total and the class of loot it gives.")
-class MazeLoot:
+class MazeLoot(Rolled):
     seed: str
     dice: list[MazeThrow]
     total: int

@@ -5,11 +5,12 @@ from __future__ import annotations
 import strawberry
 
 from api.graphql.chance import Chance
+from api.graphql.rolled import Rolled
 from services.maze.opposed import OpposedOdds, OpposedOutcome
 
 
 @strawberry.type(description="An opposed roll: winner (0 first, 1 second), rounds, chances.")
-class MazeOpposed:
+class MazeOpposed(Rolled):
     seed: str
     winner: int
     rounds: list[list[int]]

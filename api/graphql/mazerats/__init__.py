@@ -29,6 +29,8 @@ from api.graphql.mazerats.save_odds import MazeRatsSaveOdds
 from api.graphql.mazerats.sigils import MazeRatsSigils
 from api.graphql.mazerats.spell_cast import MazeRatsSpellCast
 from api.graphql.mazerats.spell_cost import MazeRatsSpellCost
+from api.graphql.rolled import with_rolls
+from api.rolls import recorded
 from services.dice import new_seed, seeded_rng
 from services.mazerats import usecases
 from services.mazerats.casting import cast_spell
@@ -64,9 +66,8 @@ class MazeRatsQuery(MazeRatsPlayQuery):
         def build() -> MazeRatsSave:
             a = SaveRequest(**args(ability=ability, path_covers=path_covers, risk=risk, seed=seed))
             used = a.seed or new_seed()
-            return MazeRatsSave.from_domain(
-                roll_save(seeded_rng(used), a.ability, a.path_covers, a.risk), used
-            )
+            rolled, rolls = recorded(roll_save, seeded_rng(used), a.ability, a.path_covers, a.risk)
+            return with_rolls(MazeRatsSave.from_domain(rolled, used), rolls)
 
         return answer(build)
 
@@ -100,8 +101,9 @@ class MazeRatsQuery(MazeRatsPlayQuery):
                 )
             )
             used = a.seed or new_seed()
-            result = roll_opposed(seeded_rng(used), a.attacker_bonus, a.defender_bonus, a.ties)
-            return MazeRatsOpposedSave.from_domain(result, used)
+            sides = (a.attacker_bonus, a.defender_bonus, a.ties)
+            result, rolls = recorded(roll_opposed, seeded_rng(used), *sides)
+            return with_rolls(MazeRatsOpposedSave.from_domain(result, used), rolls)
 
         return answer(build)
 
@@ -145,7 +147,8 @@ class MazeRatsQuery(MazeRatsPlayQuery):
                 )
             )
             used = a.seed or new_seed()
-            result = roll_attack(
+            result, rolls = recorded(
+                roll_attack,
                 seeded_rng(used),
                 a.combat_bonus,
                 a.armor_class,
@@ -153,7 +156,7 @@ class MazeRatsQuery(MazeRatsPlayQuery):
                 a.ranged,
                 a.in_close_combat,
             )
-            return MazeRatsAttack.from_domain(result, used)
+            return with_rolls(MazeRatsAttack.from_domain(result, used), rolls)
 
         return answer(build)
 
@@ -249,7 +252,8 @@ class MazeRatsQuery(MazeRatsPlayQuery):
             a = CastRequest.model_validate(args(spell=spell, hp=hp, will=will,
                 path_covers=path_covers, character=character, sigil=sigil, seed=seed))  # fmt: skip
             used = a.seed or new_seed()
-            return MazeRatsSpellCast.from_domain(cast_spell(a, seeded_rng(used)), used)
+            cast, rolls = recorded(cast_spell, a, seeded_rng(used))
+            return with_rolls(MazeRatsSpellCast.from_domain(cast, used), rolls)
 
         return answer(build)
 

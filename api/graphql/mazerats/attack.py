@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import strawberry
 
+from api.graphql.rolled import Rolled
 from services.mazerats.combat import Attack
 
 
 @strawberry.type(description="An attack: 2d6 + Combat Bonus must exceed AC; damage dealt.")
-class MazeRatsAttack:
+class MazeRatsAttack(Rolled):
     dice: list[int]
     combat_bonus: int
     ac: int

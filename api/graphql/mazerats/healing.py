@@ -5,11 +5,12 @@ from __future__ import annotations
 import strawberry
 
 from api.graphql.mazerats.save import MazeRatsSave
+from api.graphql.rolled import Rolled
 from services.mazerats.healing import Healing
 
 
 @strawberry.type(description="Healing: method, WIL save (bandage), HP healed and now, day's uses.")
-class MazeRatsHealing:
+class MazeRatsHealing(Rolled):
     method: str
     save: MazeRatsSave | None
     healed: int

@@ -5,11 +5,12 @@ from __future__ import annotations
 import strawberry
 
 from api.graphql.mazerats.save import MazeRatsSave
+from api.graphql.rolled import Rolled
 from services.mazerats.encounters import InitiativeOutcome
 
 
 @strawberry.type(description="Who acts first; each surprised character's WIL save and skip.")
-class MazeRatsInitiative:
+class MazeRatsInitiative(Rolled):
     first: str
     by_surprise: bool
     surprised_saves: list[MazeRatsSave]

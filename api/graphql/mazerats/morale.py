@@ -8,11 +8,12 @@ import strawberry
 
 from api.graphql.chance import Chance
 from api.graphql.mazerats.save import MazeRatsSave
+from api.graphql.rolled import Rolled
 from services.mazerats.encounters import Morale
 
 
 @strawberry.type(description="Morale: due or not; if rolled, the WIL save and whether it holds.")
-class MazeRatsMorale:
+class MazeRatsMorale(Rolled):
     due: bool
     save: MazeRatsSave | None
     holds: bool | None

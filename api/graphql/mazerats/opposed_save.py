@@ -5,11 +5,12 @@ from __future__ import annotations
 import strawberry
 from strawberry.scalars import JSON
 
+from api.graphql.rolled import Rolled
 from services.mazerats.opposed import OpposedSave
 
 
 @strawberry.type(description="An opposed save: the winner, each exchange's dice and totals.")
-class MazeRatsOpposedSave:
+class MazeRatsOpposedSave(Rolled):
     winner: str
     rounds: JSON
     seed: str

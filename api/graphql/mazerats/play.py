@@ -26,6 +26,8 @@ from api.graphql.mazerats.play_payloads import (
 from api.graphql.mazerats.reaction import MazeRatsReaction
 from api.graphql.mazerats.standing import MazeRatsStanding
 from api.graphql.mazerats.turn import MazeRatsTurn
+from api.graphql.rolled import with_rolls
+from api.rolls import recorded
 from services.dice import new_seed, seeded_rng
 from services.mazerats import usecases
 from services.mazerats.advancement import level_up, standing
@@ -62,10 +64,9 @@ class MazeRatsPlayQuery:
         def build() -> MazeRatsReaction:
             a = ReactionRequest(**args(leader_will=leader_will, path_covers=path_covers, seed=seed))
             used = a.seed or new_seed()
-            result = roll_reaction(seeded_rng(used), a.leader_will, a.path_covers)
-            return MazeRatsReaction.from_domain(
-                result, save_odds(a.leader_will, a.path_covers), used
-            )
+            result, rolls = recorded(roll_reaction, seeded_rng(used), a.leader_will, a.path_covers)
+            odds = save_odds(a.leader_will, a.path_covers)
+            return with_rolls(MazeRatsReaction.from_domain(result, odds, used), rolls)
 
         return answer(build)
 
@@ -95,8 +96,11 @@ class MazeRatsPlayQuery:
                 hp=a.hp,
                 unexpected_danger=a.unexpected_danger,
             )
-            rolled = roll_morale(seeded_rng(used), a.will) if due or a.force else None
-            return MazeRatsMorale.from_domain(due, rolled, save_odds(a.will), used)
+            rolled, rolls = (
+                recorded(roll_morale, seeded_rng(used), a.will) if due or a.force else (None, ())
+            )
+            morale = MazeRatsMorale.from_domain(due, rolled, save_odds(a.will), used)
+            return with_rolls(morale, rolls)
 
         return answer(build)
 
@@ -112,7 +116,8 @@ class MazeRatsPlayQuery:
                 **args(surprised=surprised, surprised_wills=surprised_wills, seed=seed)
             )
             used = a.seed or new_seed()
-            return MazeRatsInitiative.from_domain(usecases.initiative(a, seeded_rng(used)), used)
+            result, rolls = recorded(usecases.initiative, a, seeded_rng(used))
+            return with_rolls(MazeRatsInitiative.from_domain(result, used), rolls)
 
         return answer(build)
 
@@ -132,7 +137,8 @@ class MazeRatsPlayQuery:
             a = HealRequest(**args(hp=hp, max_hp=max_hp, method=method, resting=resting,
                 will=will, path_covers=path_covers, used_today=used_today, seed=seed))  # fmt: skip
             used = a.seed or new_seed()
-            result = heal(
+            result, rolls = recorded(
+                heal,
                 seeded_rng(used),
                 a.method,
                 a.hp,
@@ -142,7 +148,7 @@ class MazeRatsPlayQuery:
                 path_covers=a.path_covers,
                 used_today=frozenset(a.used_today),
             )
-            return MazeRatsHealing.from_domain(result, used)
+            return with_rolls(MazeRatsHealing.from_domain(result, used), rolls)
 
         return answer(build)
 

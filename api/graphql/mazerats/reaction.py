@@ -8,11 +8,12 @@ import strawberry
 
 from api.graphql.chance import Chance
 from api.graphql.mazerats.save import MazeRatsSave
+from api.graphql.rolled import Rolled
 from services.mazerats.encounters import Reaction
 
 
 @strawberry.type(description="A reaction roll: the WIL save; success means cooperative.")
-class MazeRatsReaction:
+class MazeRatsReaction(Rolled):
     save: MazeRatsSave
     cooperative: bool
     cooperative_odds: Chance

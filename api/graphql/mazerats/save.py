@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import strawberry
 
+from api.graphql.rolled import Rolled
 from services.mazerats.saves import Save
 
 
 @strawberry.type(description="A save: 2d6 + bonus, 9 or more succeeds; seed replays it.")
-class MazeRatsSave:
+class MazeRatsSave(Rolled):
     dice: list[int]
     bonus: int
     total: int | None

@@ -8,11 +8,12 @@ from strawberry.scalars import JSON
 from api.graphql.chance import Chance
 from api.graphql.mazerats.save import MazeRatsSave
 from api.graphql.mazerats.spell_cost import MazeRatsSpellCost
+from api.graphql.rolled import Rolled
 from services.mazerats.casting import SpellCast
 
 
 @strawberry.type(description="A cast spell: its price, HP after it, death and corruption.")
-class MazeRatsSpellCast:
+class MazeRatsSpellCast(Rolled):
     price: MazeRatsSpellCost
     actions: int
     hp_before: int

@@ -1,0 +1,67 @@
+"""The dice a rules call threw, shown the way `/v1/dice/roll` shows its own.
+
+The rules services roll with the dice engine and answer their own outcome (a band, a
+hit, an injury). To put the same dice on a VTT's table, the API records the engine's
+rolls around the call (`services.dice.recording`) and renders each of them on request:
+per die, as Foundry VTT roll data, as Dice So Nice data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from api.models import Rendering
+from api.usecases.dice import roll_result
+from services.dice import RollResult, recording
+
+T = TypeVar("T")
+Rolls = tuple[RollResult, ...]
+
+
+class Rendered(BaseModel):
+    """The `render` field of a REST body that rolls dice under a rules system (a mixin:
+    the body keeps its rules model's own configuration)."""
+
+    render: list[Rendering] | None = Field(
+        default=None,
+        max_length=2,
+        description=(
+            "Answer `dice_rolls`, every roll the rules made, each with its dice like "
+            "`/v1/dice/roll`, plus each rendering named here (`foundry`, "
+            "`dice_so_nice`); `[]` asks for the dice alone. Absent: no `dice_rolls`."
+        ),
+    )
+
+
+def recorded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, Rolls]:
+    """`fn(*args, **kwargs)` and every roll it made, in order."""
+    with recording() as rolls:
+        out = fn(*args, **kwargs)
+    for r in rolls:
+        r.rng = None  # one roll's seed would replay only the first: the call's seed replays all
+    return out, tuple(rolls)
+
+
+async def recorded_in_thread(fn: Callable[..., T], *args: Any) -> tuple[T, Rolls]:
+    """`recorded`, on a worker thread (for rules calls that may take a while)."""
+    return await run_in_threadpool(recorded, fn, *args)
+
+
+def rendered(rolls: Rolls, render: list[Rendering] | tuple[Rendering, ...]) -> list[Any]:
+    """Each roll as `/v1/dice/roll` answers it, with the renderings asked for."""
+    return [roll_result(r, render) for r in rolls]
+
+
+def rolls_json(rolls: Rolls, render: list[Rendering] | None) -> dict[str, Any]:
+    """`{"dice_rolls": [...]}` for a REST answer when `render` was given, else nothing."""
+    if render is None:
+        return {}
+    return {
+        "dice_rolls": [
+            r.model_dump(mode="json", exclude_unset=True) for r in rendered(rolls, render)
+        ]
+    }
