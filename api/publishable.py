@@ -109,6 +109,19 @@ def refused_fields(document: DocumentNode, operation_name: str | None) -> list[s
     )
 
 
+def root_fields(document: DocumentNode, operation_name: str | None) -> list[str]:
+    """The names of the operation's root fields, once per selection (aliases included),
+    through fragments; `__typename` and the other meta fields left out."""
+    operation = _operation(document, operation_name)
+    if operation is None:
+        return []
+    fragments = {
+        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
+    }
+    names = _root_fields(operation.selection_set, fragments, set())
+    return [n for n in names if not n.startswith("__")]
+
+
 def _operation(document: DocumentNode, name: str | None) -> OperationDefinitionNode | None:
     operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
     if name is None:

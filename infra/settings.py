@@ -127,6 +127,9 @@ class Settings(BaseSettings):
     # (an API key, or an address where keys are per address or absent), per API process.
     ws_max_operations: int = Field(default=16, ge=1, validation_alias="DAEDALUS_WS_MAX_OPERATIONS")
     ws_max_sockets: int = Field(default=64, ge=1, validation_alias="DAEDALUS_WS_MAX_SOCKETS")
+    # Subscription pages (of at most 100 events) being read and delivered at once, per API
+    # process: a flood of catch-ups queues here instead of starving the event loop.
+    ws_max_catch_up: int = Field(default=4, ge=1, validation_alias="DAEDALUS_WS_MAX_CATCH_UP")
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", validation_alias="DAEDALUS_LOG_LEVEL"
     )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import strawberry
 from cross_web import HTTPException
-from graphql import GraphQLError
+from graphql import ExecutionResult, GraphQLError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
@@ -25,6 +25,7 @@ from strawberry.extensions import (
 from strawberry.http.types import QueryParams
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
+from strawberry.types.graphql import OperationType
 
 from api.graphql import transport
 from api.graphql.campaigns import CampaignMutation, CampaignQuery, CampaignSubscription
@@ -46,8 +47,10 @@ from api.graphql.simulations import SimulationMutation, SimulationQuery, Simulat
 from api.graphql.tables import TablesMutation, TablesQuery
 from api.graphql.usecases import root_type
 from api.graphql.websockets import LegacyWSHandler, SocketCounts, TransportWSHandler
-from api.publishable import PublishableScope
+from api.problems import RateLimited
+from api.publishable import PublishableScope, root_fields
 from api.usecases.rows import ROWS
+from api.usecases.run import spend_tokens
 from infra.settings import Settings
 
 MAX_DEPTH = 10
@@ -94,6 +97,34 @@ class DaedalusSchema(strawberry.Schema):
         report(errors)
 
 
+class PricedDocument(SchemaExtension):
+    """A query or mutation pays one token per root field (aliases included) before any
+    resolver runs: the request's door token pays the first, this the others. A field
+    with a higher price (exact odds) spends the rest as it starts. A subscription has
+    one root field. Past the caller's bucket, nothing runs: the answer is one error
+    coded `rate_limited` with `retryAfter` (docs/OPERATIONS.md, "Price list")."""
+
+    async def on_execute(self) -> AsyncIterator[None]:
+        """Spend the document's price, or refuse it, before execution."""
+        context = self.execution_context
+        request = context.context.get("request") if isinstance(context.context, dict) else None
+        document = context.graphql_document
+        if (
+            request is not None
+            and document is not None
+            and context.operation_type is not OperationType.SUBSCRIPTION
+        ):
+            fields = len(root_fields(document, context.operation_name))
+            try:
+                await spend_tokens(request, fields, f"a document of {fields} root fields")
+            except RateLimited as exc:
+                extensions = {"code": exc.code, "retryAfter": exc.retry_after}
+                context.result = ExecutionResult(
+                    None, [GraphQLError(exc.message, extensions=extensions)]
+                )
+        yield
+
+
 def build_schema(settings: Settings) -> strawberry.Schema:
     """The schema as `settings` configure it (introspection off in production by default)."""
     return _schema(introspection=settings.introspection_on)
@@ -126,6 +157,7 @@ def _schema(introspection: bool) -> strawberry.Schema:
         lambda: ValidationCache(maxsize=PARSE_CACHE),
         # After the cache: a publishable key's operation is scoped on every request.
         PublishableScope,
+        PricedDocument,
     ]
     if not introspection:
         extensions.insert(0, DisableIntrospection)

@@ -3,6 +3,17 @@
 `follow_stream` is shared by every event-sourced stream a viewer can watch (sessions,
 campaigns): the wake-ups come from the tenant's live feed (api/sessions/live.py), which
 tails the global log, so events appended by a Celery worker wake watchers too.
+
+A catch-up (`after` far behind) is bounded three ways, so a flood of them cannot starve
+the event loop (issue 16; docs/OPERATIONS.md, "Price list"):
+- it is read in pages of at most `PAGE` events, each read and redacted off the loop;
+- at most `DAEDALUS_WS_MAX_CATCH_UP` pages are being delivered at once per process (the
+  others wait their turn), each holding its place for at most `LEASE` seconds, so a
+  client that stops reading cannot keep it;
+- the subscription's token pays for its first page; each further page of a catch-up
+  costs `PAGE_PRICE` tokens, paid before it is read (live events cost nothing more);
+  when the caller's bucket cannot pay, the catch-up waits for it (backpressure), it
+  does not fail.
 """
 
 from __future__ import annotations
@@ -15,11 +26,14 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from api.clients import client_state
+from api.middleware.rate_limit import redis_url_of
+from api.ratelimit import TokenBuckets
 from api.sessions.access import now, sessions_of
 from api.sessions.live import live_feed_of
 from api.sessions.revocation import watch_of
 from api.sessions.tokens import RoleToken
-from api.sessions.usecases import MAX_PAGE, feed, viewer_of
+from api.sessions.usecases import feed, viewer_of
 from services.store import RecordedEvent, RedisEventStore
 
 # A session's last event: after either, every command is refused (docs/PROTOCOL.md).
@@ -31,6 +45,61 @@ RECHECK_SECONDS = 5.0
 REVOCATION_CHECK = 0.25
 
 Render = Callable[[Sequence[RecordedEvent]], Iterable[dict[str, Any]]]
+
+PAGE = 100  # events read, redacted and delivered as one page
+PAGE_PRICE = 2  # rate-limit tokens for each page of a catch-up after its first
+LEASE = 1.0  # seconds a page may hold its delivery slot
+
+
+class PageSlots:
+    """At most `limit` pages being delivered at once (in this process), each for at most
+    `lease` seconds: after that its slot is given to the next page even if the client
+    has not taken the page's events yet."""
+
+    def __init__(self, limit: int, lease: float = LEASE) -> None:
+        self._free = asyncio.Semaphore(limit)
+        self.lease = lease
+
+    @contextlib.asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold a slot for the body (or until the lease ends)."""
+        await self._free.acquire()
+        held = True
+
+        def give_back() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self._free.release()
+
+        expiry = asyncio.get_running_loop().call_later(self.lease, give_back)
+        try:
+            yield
+        finally:
+            expiry.cancel()
+            give_back()
+
+
+def page_slots(conn: HTTPConnection) -> PageSlots:
+    """The process's delivery slots (DAEDALUS_WS_MAX_CATCH_UP), made on first use."""
+    state = conn.app.state
+    slots: PageSlots | None = getattr(state, "page_slots", None)
+    if slots is None:
+        slots = state.page_slots = PageSlots(state.settings.ws_max_catch_up)
+    return slots
+
+
+async def pay_for_page(conn: HTTPConnection) -> None:
+    """Spend a catch-up page's price from the caller's bucket, waiting until it can pay."""
+    buckets: TokenBuckets | None = getattr(conn.app.state, "rate_buckets", None)
+    client = client_state(conn.scope)
+    if buckets is None or client is None:
+        return
+    while True:
+        decision = await buckets.take(client.identity, redis_url_of(conn.scope), cost=PAGE_PRICE)
+        if decision is None or decision.allowed:
+            return
+        await asyncio.sleep(decision.retry_after)
 
 
 async def follow_stream(
@@ -54,20 +123,32 @@ async def follow_stream(
     last = after
     revocations = watch_of(conn)
     live = live_feed_of(conn, store)
+    slots = page_slots(conn)
+    catching_up = False  # the last page was full: the next one continues a catch-up
+
+    def read(start: int) -> tuple[list[RecordedEvent], list[dict[str, Any]]]:
+        page = store.read(stream, start, PAGE)
+        return page, list(render(page))
+
     async with live.watch(stream) as woken:
         while now() < expires:
             if live.failure is not None:  # the client resumes after its last version
                 raise live.failure
             woken.clear()  # before reading, so a wake-up during the read is kept
             await revocations.ensure_live(conn, stream, grant)
-            page = await run_in_threadpool(store.read, stream, last + 1, MAX_PAGE)
-            for shown in render(page):
-                yield shown
+            if catching_up:
+                await pay_for_page(conn)
+            async with slots.slot():
+                page, shown = await run_in_threadpool(read, last + 1)
+                for event in shown:
+                    yield event
+                    await asyncio.sleep(0)  # one event at a time: the loop stays fair
             if any(recorded.type in final for recorded in page):
                 return
+            catching_up = len(page) == PAGE
             if page:
                 last = page[-1].version
-                if len(page) == MAX_PAGE:
+                if catching_up:
                     continue
             await _wait(woken, lambda: revocations.ensure_live(conn, stream, grant))
 
