@@ -7,7 +7,8 @@ What it measures, each line against a baseline timed in the same run:
   compiled / parsed beforehand, with a fresh seeded generator per call (the per-request
   path of a seeded roll), and with the per-die result tree materialised;
 * parsing (and for Daedalus compiling) a text never seen before;
-* a vectorised batch of 10^6 exploding d10 against a plain Python ``random`` loop;
+* a vectorised batch of 10^6 exploding d10 against a numpy-vectorised re-roll loop
+  (``bench/baselines/dice_numpy.py``, issue 18) and a plain Python ``random`` loop;
 * the exact P(1d10! + 2 >= 13) against ``dyce`` at explosion depth 5 (and it checks
   that Daedalus gives exactly 1/10, exiting non-zero if not);
 * the exact distribution of ``50d6kh3`` (and, for the trend, ``500d6kh3``) against
@@ -44,6 +45,7 @@ from dyce import H
 from dyce.evaluation import explode_n
 from dyce.lifecycle import ExperimentalWarning
 
+from bench.baselines.dice_numpy import exploding_d10
 from services.dice import SimRng, SystemRng, parse, probability, roll, seeded_rng
 from services.dice.batch import roll_batch
 from services.dice.roller import compile_expression, roll_compiled
@@ -246,9 +248,13 @@ def _check_mean(what: str, totals: list[int] | np.ndarray[tuple[int], np.dtype[n
 
 
 def bench_batch() -> None:
-    """10^6 exploding d10 at once, against a plain Python random loop."""
+    """10^6 exploding d10 at once, against numpy's re-roll loop and a plain Python loop."""
     _check_mean("roll_batch('1d10!')", roll_batch("1d10!", BATCH_N, SimRng(SEED)).totals)
+    _check_mean("the numpy loop", exploding_d10(BATCH_N, SEED))
     _check_mean("the Python loop", _python_exploding_d10(BATCH_N))
+
+    def numpy_loop(n: int) -> None:
+        exploding_d10(n, SEED)
 
     def ours_sim(n: int) -> None:
         roll_batch("1d10!", n, SimRng(SEED))
@@ -257,8 +263,21 @@ def bench_batch() -> None:
         roll_batch("1d10!", n, SystemRng())
 
     r = _best(
-        {"sim": ours_sim, "system": ours_system, "python": _python_exploding_d10},
+        {
+            "sim": ours_sim,
+            "system": ours_system,
+            "numpy": numpy_loop,
+            "python": _python_exploding_d10,
+        },
         fixed_n=BATCH_N,
+    )
+    _emit(
+        "batch_1e6_exploding_d10_vs_numpy",
+        "us/roll",
+        _us(r["sim"]),
+        "numpy PCG64 integers(1, 11), re-rolling the 10s (bench/baselines/dice_numpy.py)",
+        _us(r["numpy"]),
+        1.0,
     )
     baseline = "Python loop random.Random(seed).randint(1, 10), re-rolled on 10"
     _emit(

@@ -152,7 +152,8 @@ def _vec(node: Node, n: int, rng: VectorRng, limits: Limits) -> Ints:
 
 def _throw(d: Dice, size: int, rng: VectorRng, limits: Limits) -> Ints:
     """`size` throws of one die with the reroll rule applied."""
-    faces = rng.integers(d.sides, size) + 1
+    faces = rng.integers(d.sides, size)
+    faces += 1
     if d.reroll is None:
         return faces
     hit = np.fromiter(d.reroll.when.faces(d.sides), dtype=np.int64)
@@ -178,7 +179,8 @@ def _dice(d: Dice, n: int, rng: VectorRng, limits: Limits) -> Ints:
     pen = 1 if d.explode is not None and d.explode.kind == "penetrate" else 0
     pool = d.explode is not None and d.explode.kind != "compound"
     # Per die: the unit value (chain sum) and, for pools, the per-throw score so far.
-    value = first if d.explode is None else first.copy()
+    # `first` is read (score, what explodes) before `value`, the same array, grows.
+    value = first
     score = _score(d, first) if pool and d.counting else None
     if d.explode is not None:
         faces = sorted(d.explode_faces())

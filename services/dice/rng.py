@@ -20,6 +20,7 @@ import hmac
 import os
 import secrets
 import struct
+import sys
 from typing import Protocol
 
 import numpy as np
@@ -27,6 +28,9 @@ import numpy.typing as npt
 
 _TWO64 = 1 << 64
 _TWO32 = 1 << 32
+# On a little-endian machine a 64-bit word's memory holds its low half first, so viewing
+# PCG64's raw output as 32-bit words gives SimRng's stream without a copy.
+_LITTLE_ENDIAN = sys.byteorder == "little"
 _LIMITS: dict[int, int] = {}
 _UNPACK4 = struct.Struct(">4Q").unpack
 
@@ -184,14 +188,17 @@ class SimRng:
         self._buf: list[int] = []
         self._pos = 0
 
-    def _words32(self, count: int) -> npt.NDArray[np.uint64]:
-        raw = self._bitgen.random_raw(-(-count // 2)).astype(np.uint64)
-        halves = np.empty(2 * len(raw), dtype=np.uint64)
+    def _words32(self, count: int) -> npt.NDArray[np.uint32]:
+        raw = self._bitgen.random_raw(-(-count // 2))
+        if _LITTLE_ENDIAN:
+            halves: npt.NDArray[np.uint32] = raw.view(np.uint32)
+            return halves
+        halves = np.empty(2 * len(raw), dtype=np.uint32)
         halves[0::2] = raw & np.uint64(0xFFFFFFFF)
         halves[1::2] = raw >> np.uint64(32)
         return halves
 
-    def _take(self, count: int) -> npt.NDArray[np.uint64]:
+    def _take(self, count: int) -> npt.NDArray[np.uint32]:
         left = self._buf[self._pos :]
         self._buf, self._pos = [], 0
         if not left:
@@ -199,7 +206,7 @@ class SimRng:
             self._buf = words[count:].tolist()
             return words[:count]
         fresh = self._words32(max(count - len(left), 0))
-        allw = np.concatenate([np.array(left, dtype=np.uint64), fresh])
+        allw = np.concatenate([np.array(left, dtype=np.uint32), fresh])
         self._buf = allw[count:].tolist()
         return allw[:count]
 
@@ -220,17 +227,26 @@ class SimRng:
         """`size` uniform integers in [0, n), the same stream as `below`."""
         if not 1 <= n <= _TWO32:
             raise ValueError(f"SimRng draws ranges up to 2**32, not {n}")
-        reject = np.uint64((_TWO32 - n) % n)
-        m = self._take(size) * np.uint64(n)
-        if reject:
-            ok = (m & np.uint64(0xFFFFFFFF)) >= reject
-            if not ok.all():  # rare: compact, then top up in stream order
-                m = m[ok]
-                while len(m) < size:
-                    more = self._take(size - len(m)) * np.uint64(n)
-                    m = np.concatenate([m, more[(more & np.uint64(0xFFFFFFFF)) >= reject]])
-        out: npt.NDArray[np.int64] = (m >> np.uint64(32)).view(np.int64)
+        reject = (_TWO32 - n) % n
+        m = np.multiply(self._take(size), np.uint64(n), dtype=np.uint64)
+        # m mod 2**32 below `reject` is biased: rare, so look for it with one reduction
+        # (over the low halves in place where the machine allows).
+        if reject and size and _low_halves(m).min() < reject:
+            m = m[_low_halves(m) >= reject]  # compact, then top up in stream order
+            while len(m) < size:
+                more = np.multiply(self._take(size - len(m)), np.uint64(n), dtype=np.uint64)
+                m = np.concatenate([m, more[_low_halves(more) >= reject]])
+        m >>= np.uint64(32)
+        out: npt.NDArray[np.int64] = m.view(np.int64)
         return out
+
+
+def _low_halves(m: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint32]:
+    """m mod 2**32: a strided view where the machine is little-endian, else a copy."""
+    if _LITTLE_ENDIAN:
+        low: npt.NDArray[np.uint32] = m.view(np.uint32)[0::2]
+        return low
+    return m.astype(np.uint32)
 
 
 def seeded_rng(seed: str) -> HmacRng:
