@@ -80,11 +80,28 @@ class Metrics:
             "daedalus_rate_limited", "Requests refused by the rate limit.", registry=r
         )
 
+        # Each label set's children, found once: `labels()` costs more than the count.
+        # Routes are templates and statuses few, so these stay small.
+        self._by_request: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+        self._by_api: dict[str, Any] = {}
+
     def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
         """Count one answered request."""
-        labels = (method, route, str(status))
-        self.requests.labels(*labels).inc()
-        self.latency.labels(*labels).observe(seconds)
+        key = (method, route, status)
+        children = self._by_request.get(key)
+        if children is None:
+            labels = (method, route, str(status))
+            children = (self.requests.labels(*labels), self.latency.labels(*labels))
+            self._by_request[key] = children
+        children[0].inc()
+        children[1].observe(seconds)
+
+    def count_roll(self, api: str) -> None:
+        """Count one dice roll made through `api`."""
+        child = self._by_api.get(api)
+        if child is None:
+            child = self._by_api[api] = self.dice_rolls.labels(api)
+        child.inc()
 
 
 def metrics_of(conn: HTTPConnection) -> Metrics | None:
@@ -97,7 +114,7 @@ def count_roll(conn: HTTPConnection, api: str) -> None:
     """Count one dice roll made through `api` ("rest" or "graphql")."""
     metrics = metrics_of(conn)
     if metrics is not None:
-        metrics.dice_rolls.labels(api).inc()
+        metrics.count_roll(api)
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -112,6 +112,7 @@ class PricedDocument(SchemaExtension):
         if (
             request is not None
             and document is not None
+            and getattr(request.app.state, "rate_buckets", None) is not None
             and context.operation_type is not OperationType.SUBSCRIPTION
         ):
             fields = len(root_fields(document, context.operation_name))

@@ -5,8 +5,9 @@ The id is echoed in the response's `X-Request-ID` and set for the logs of the re
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
-import uuid
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -17,6 +18,24 @@ HEADER = "x-request-id"
 _SANE = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 
+class _Ids:
+    """Fresh ids: 16 random hex digits drawn once per process, then a counter (32 hex
+    digits, like a UUID's; unique across processes, cheaper than a UUID per request)."""
+
+    def __init__(self) -> None:
+        self.pid = -1
+        self.prefix = ""
+        self.counter = itertools.count()
+
+    def next(self) -> str:
+        if self.pid != os.getpid():  # a forked process draws its own prefix
+            self.pid, self.prefix = os.getpid(), os.urandom(8).hex()
+        return f"{self.prefix}{next(self.counter):016x}"
+
+
+_IDS = _Ids()
+
+
 def request_id_from(scope: Scope) -> str:
     """The client's id when it is short and plain, else a new random one."""
     for name, value in scope.get("headers", ()):
@@ -25,7 +44,7 @@ def request_id_from(scope: Scope) -> str:
             if _SANE.fullmatch(given):
                 return given
             break
-    return uuid.uuid4().hex
+    return _IDS.next()
 
 
 class RequestId:

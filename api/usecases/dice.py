@@ -26,6 +26,7 @@ from services.dice import (
     DiceLimitError,
     Quote,
     RollResult,
+    dice_thrown,
     fair,
     new_seed,
     probability,
@@ -62,6 +63,17 @@ def roll_result(
     for name in dict.fromkeys(renders):
         data[name] = RENDERERS[name](result)
     return out.RollResult.model_validate(data)
+
+
+# A roll of at most this many dice (each die's explosions and rerolls bounded by the
+# limits) answers on the event loop: for it, the threadpool's hop costs more CPU than the
+# roll itself (bench/request_path.py). A larger one rolls in the threadpool.
+INLINE_DICE = 24
+
+
+def heavy_roll(request: RollRequest) -> bool:
+    """Whether the roll is worth a trip to the threadpool."""
+    return dice_thrown(request.expression) > INLINE_DICE
 
 
 def roll_dice(request: RollRequest, call: Call) -> out.RollResult:
@@ -145,7 +157,7 @@ def verify(request: VerifyRequest, call: Call) -> out.Verification:
 ROWS: tuple[UseCase, ...] = (
     UseCase("diceRoll", "POST", "/dice/roll", "query", "roll", RollRequest, out.RollResult,
             roll_dice, "Roll a dice expression", "dice", errors=DICE_ERRORS,
-            description=SEEDED, cpu=True, rolls=True),
+            description=SEEDED, cpu=heavy_roll, rolls=True),
     UseCase("diceProbability", "POST", "/dice/probability", "query", "probability",
             ProbabilityRequest, out.ProbabilityReport, distribution,
             "Exact distribution of an expression", "dice", errors=DICE_ERRORS,

@@ -60,7 +60,7 @@ async def execute(row: UseCase, request: Any, conn: HTTPConnection, transport: s
     if bound is not None:
         async with bound:
             result = await run_in_threadpool(row.service, request, call)
-    elif row.cpu:
+    elif row.cpu(request) if callable(row.cpu) else row.cpu:
         result = await run_in_threadpool(row.service, request, call)
     else:
         result = row.service(request, call)

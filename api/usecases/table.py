@@ -65,10 +65,11 @@ class UseCase:
 
     `name` is the OpenAPI operationId; `graphql` the root type (None: REST only) and
     `field` the GraphQL field name (snake_case, camelCased by the schema). `request` is
-    None for a call without input (a GET). `cpu` runs the service in the threadpool,
-    `concurrency` bounds how many run at once (process-wide). `rolls` counts a dice roll
-    in the metrics. `price` is what the rate limiter spends, in tokens, before any work:
-    a number, or a function of the validated request (docs/OPERATIONS.md, "Price list");
+    None for a call without input (a GET). `cpu` runs the service in the threadpool
+    (or, a function of the request, for the requests it judges heavy); `concurrency`
+    bounds how many run at once (process-wide). `rolls` counts a dice roll in the
+    metrics. `price` is what the rate limiter spends, in tokens, before any work: a
+    number, or a function of the validated request (docs/OPERATIONS.md, "Price list");
     the request itself already took one token at the door.
     """
 
@@ -86,7 +87,7 @@ class UseCase:
     status: int = 200
     errors: tuple[int, ...] = (401, 413, 422, 429)
     description: str = ""
-    cpu: bool = False
+    cpu: bool | Callable[[Any], bool] = False
     concurrency: int | None = None
     rolls: bool = False
     price: int | Callable[[Any], int] = 1

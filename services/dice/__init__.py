@@ -19,7 +19,7 @@ from services.dice.render import render_dice_so_nice, render_foundry
 from services.dice.report import ProbabilityReport
 from services.dice.results import CheckResult, Die, RollResult, render_canonical
 from services.dice.rng import HmacRng, Rng, SimRng, SystemRng, VectorRng, new_seed, seeded_rng
-from services.dice.roller import recorded_dice, recording, replayed, roll
+from services.dice.roller import dice_thrown, recorded_dice, recording, replayed, roll
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -41,6 +41,7 @@ __all__ = [
     "SimRng",
     "SystemRng",
     "VectorRng",
+    "dice_thrown",
     "new_seed",
     "parse",
     "probability",

@@ -22,6 +22,7 @@ from services.dice.ast import (
     Num,
     Product,
     Sum,
+    dice_terms,
 )
 from services.dice.bounds import check_expression
 from services.dice.errors import DiceError, DiceLimitError
@@ -178,6 +179,17 @@ _CACHE: dict[str, CompiledExpression] = {}
 @lru_cache(maxsize=2048)
 def _compile_text(text: str, limits: Limits) -> CompiledExpression:
     return compile_expression(parse(text, limits), limits)
+
+
+@lru_cache(maxsize=4096)
+def dice_thrown(expression: str) -> int:
+    """How many dice `expression` throws before explosions and rerolls (each bounded by
+    the limits): what a roll of it costs, roughly. 0 when it is not a valid expression."""
+    try:
+        compiled = _compile_text(expression, DEFAULT_LIMITS)
+    except DiceError:
+        return 0
+    return sum(d.count for d in dice_terms(compiled.expr.root))
 
 
 def compile_expression(expr: Expression, limits: Limits = DEFAULT_LIMITS) -> CompiledExpression:

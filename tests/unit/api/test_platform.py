@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ import httpx
 
 from api.app import create_app
 from api.keys import config_entry, new_key
+from api.middleware.request_id import request_id_from
 from infra.settings import Settings
 from tests.running_app import serving
 
@@ -39,6 +42,23 @@ def test_a_sane_request_id_is_echoed_and_an_odd_one_replaced() -> None:
     (fresh,) = call(dev(), "GET", "/healthz", headers={"X-Request-ID": "x" * 500})
     assert kept.headers["X-Request-ID"] == "abc-123"
     assert len(fresh.headers["X-Request-ID"]) == 32
+
+
+def test_fresh_request_ids_never_repeat_even_across_processes() -> None:
+    ours = {request_id_from({"headers": []}) for _ in range(1000)}
+    theirs = []
+    for _ in range(2):  # two forked processes, one after the other
+        with multiprocessing.get_context("fork").Pool(1) as pool:
+            theirs.append(pool.apply(_fresh_ids, (100,)))
+    every = [*ours, *theirs[0], *theirs[1]]
+    assert len(set(every)) == len(every) == 1200
+    assert all(re.fullmatch(r"[0-9a-f]{32}", i) for i in every)
+    prefixes = {i[:16] for i in every}
+    assert len(prefixes) == 3  # one per process
+
+
+def _fresh_ids(n: int) -> list[str]:
+    return [request_id_from({"headers": []}) for _ in range(n)]
 
 
 def test_graphql_bodies_are_bounded_too() -> None:
