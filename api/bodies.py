@@ -49,7 +49,11 @@ def parse_model(raw: bytes | str, model: type[M]) -> M:
             [{"loc": ["body"], "msg": str(exc)[:200], "type": "json_invalid"}],
         ) from None
     try:
-        return model.model_validate(data)
+        # Strict, and from the JSON text: JSON's own types only (no `true` for 1, no `0`
+        # for false, no "3" for 3), which is what the contract promises.
+        if data == {} and not raw.strip():
+            return model.model_validate({})
+        return model.model_validate_json(raw, strict=True)
     except ValidationError as exc:
         raise InvalidRequest(
             f"request body does not match {model.__name__}", validation_errors(exc)

@@ -85,8 +85,9 @@ def _operation(op: Operation, refs: Refs) -> Schema:
     if op.params:
         out["parameters"] = [p.to_dict() for p in op.params]
     if op.body is not None:
+        # A body whose every field has a default may be left out: it stands for `{}`.
         out["requestBody"] = {
-            "required": True,
+            "required": any(f.is_required() for f in op.body.model_fields.values()),
             "content": {"application/json": {"schema": refs[(op.body, "validation")]}},
         }
     out["responses"] = _responses(op, refs)

@@ -8,6 +8,8 @@ the tuner's best configurations directly (its search is bounded). See api/simula
 
 from __future__ import annotations
 
+import asyncio
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -61,7 +63,18 @@ async def start_tuning(request: Request) -> Response:
     """POST /v1/tunings: the configurations nearest a target escape rate or mean turns."""
     body = await read_model(request, simulations.TuningRequest)
     await spend_tokens(request, simulations.tuning_price(body), "this tuning")
-    return JSONResponse(await run_in_threadpool(simulations.tuning, body))
+    async with _tuning_slot(request):
+        return JSONResponse(await run_in_threadpool(simulations.tuning, body))
+
+
+def _tuning_slot(request: Request) -> asyncio.Semaphore:
+    """One tuning at a time per API process: a burst of them queues here instead of
+    taking every thread (and the CPU) from the other requests."""
+    state = request.app.state
+    slot: asyncio.Semaphore | None = getattr(state, "tuning_slot", None)
+    if slot is None:
+        slot = state.tuning_slot = asyncio.Semaphore(1)
+    return slot
 
 
 _ID = "{job_id:str}"

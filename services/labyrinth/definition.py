@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import pairwise
 from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -12,6 +13,10 @@ from services.dice.ast import Check
 from services.labyrinth.vocab import TrapEffect
 
 Variant = Literal["v1", "v2"]
+# A table row's faces lie within ±TABLE_FACES (far past any table die's), and a table has
+# at most TABLE_ROWS rows: a row's range is checked arithmetically, never enumerated.
+TABLE_FACES = 10_000
+TABLE_ROWS = 1_000
 
 
 class _Model(BaseModel):
@@ -47,8 +52,8 @@ class DeckCounts(_Model):
 class TrapEntry(_Model):
     """One row of a trap table: faces `low..high` of the table's die."""
 
-    low: int
-    high: int
+    low: int = Field(ge=-TABLE_FACES, le=TABLE_FACES)
+    high: int = Field(ge=-TABLE_FACES, le=TABLE_FACES)
     name: str = Field(min_length=1, max_length=100)
     dc_offset: int = Field(default=0, ge=-30, le=30)
     effect: TrapEffect = TrapEffect.CUSTOM
@@ -67,8 +72,8 @@ class TrapEntry(_Model):
 class MonsterEntry(_Model):
     """One row of a monster table and the monster's initiative expression."""
 
-    low: int
-    high: int
+    low: int = Field(ge=-TABLE_FACES, le=TABLE_FACES)
+    high: int = Field(ge=-TABLE_FACES, le=TABLE_FACES)
     name: str = Field(min_length=1, max_length=100)
     initiative: str = "1d20"
 
@@ -79,22 +84,22 @@ class MonsterEntry(_Model):
 
 
 def _check_ranges(die: str, rows: list[tuple[int, int]]) -> None:
+    """Each row's range is non-empty and no two overlap (sorted: no face is enumerated)."""
     _die_expression(die)
-    faces: set[int] = set()
     for low, high in rows:
         if low > high:
             raise ValueError(f"range {low}-{high} is empty")
-        span = set(range(low, high + 1))
-        if faces & span:
-            raise ValueError(f"range {low}-{high} overlaps another row")
-        faces |= span
+    ordered = sorted(rows)
+    for (_, high), (low, next_high) in pairwise(ordered):
+        if low <= high:
+            raise ValueError(f"range {low}-{next_high} overlaps another row")
 
 
 class TrapTable(_Model):
     """The die rolled and its rows; a roll outside every row rolls again."""
 
     die: str = "1d6"
-    entries: tuple[TrapEntry, ...] = Field(min_length=1)
+    entries: tuple[TrapEntry, ...] = Field(min_length=1, max_length=TABLE_ROWS)
 
     @model_validator(mode="after")
     def _ranges(self) -> Self:
@@ -106,7 +111,7 @@ class MonsterTable(_Model):
     """The die rolled for the monster met in an encounter and its rows."""
 
     die: str = "1d6"
-    entries: tuple[MonsterEntry, ...] = Field(min_length=1)
+    entries: tuple[MonsterEntry, ...] = Field(min_length=1, max_length=TABLE_ROWS)
 
     @model_validator(mode="after")
     def _ranges(self) -> Self:

@@ -1,0 +1,54 @@
+"""Request bodies are read as JSON says, strictly: no silent coercion (issue 16).
+
+Each body below differs from one the service accepts by a single value of the wrong
+JSON type, which a lax reader would have coerced (`true` read as 1, `0` as false, `"3"`
+as 3, a number as text). Each is refused with 422 `invalid_request` naming the field,
+and the well-typed body beside it is accepted, so the refusal is about the type alone.
+An empty body stands for `{}` where every field has a default (the contract marks
+those bodies optional).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+PARTY = [{"id": "p1", "name": "Ash"}]
+SETTINGS = {"preset": "standard_deck", "party": PARTY}
+
+CASES: list[tuple[str, dict[str, Any], dict[str, Any], list[Any]]] = [
+    # path, a good body, the same with one value retyped, where the refusal points
+    ("/v1/maze/opposed", {"first": {"die": 10, "modifier": 1}, "second": {"die": 10}},
+     {"first": {"die": 10, "modifier": True}, "second": {"die": 10}}, ["first", "modifier"]),
+    ("/v1/dice/roll", {"expression": "1d20"}, {"expression": 20}, ["expression"]),
+    ("/v1/maze/checks", {"die": 12, "modifier": 2, "dc": 3},
+     {"die": 12, "modifier": "2", "dc": 3}, ["modifier"]),
+    ("/v1/maze/checks", {"die": 12, "dc": 3, "take_half": False},
+     {"die": 12, "dc": 3, "take_half": 0}, ["take_half"]),
+    ("/v1/mazerats/saves", {"ability": 1}, {"ability": 1.0}, ["ability"]),
+    ("/v1/sessions", {**SETTINGS, "roll_initiative": True},
+     {**SETTINGS, "roll_initiative": 1}, ["roll_initiative"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "good", "retyped", "loc"), CASES)
+def test_a_value_of_the_wrong_json_type_is_refused(
+    client: httpx.Client, path: str, good: dict[str, Any], retyped: dict[str, Any], loc: list[Any]
+) -> None:
+    accepted = client.post(path, json=good)
+    assert accepted.status_code in (200, 201), accepted.text
+    refused = client.post(path, json=retyped)
+    assert (refused.status_code, refused.json()["code"]) == (422, "invalid_request"), refused.text
+    assert any(e["loc"][: len(loc)] == loc for e in refused.json()["errors"]), refused.json()
+
+
+@pytest.mark.parametrize("path", ["/v1/mazerats/morale", "/v1/dice/fair/commitments"])
+def test_an_empty_body_is_the_defaults_where_every_field_has_one(
+    client: httpx.Client, path: str
+) -> None:
+    answer = client.post(path)
+    assert answer.status_code in (200, 201), answer.text
