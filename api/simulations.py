@@ -44,12 +44,21 @@ TUNING_BUDGET = 100_000
 TUNING_TURN_BUDGET = TUNING_BUDGET * DEFAULT_TURNS
 SHARD_GAMES = 50_000
 CHART_SPREAD = 4  # the default chart sweeps the maze's DC ± this
+MAX_JOBS = 4  # a tenant's simulations queued or running at once, by default
 
 
 class SimulationError(DomainError):
     """A simulation or tuning request refused before any work."""
 
     code = "invalid_simulation"
+
+
+class TooManyJobs(SimulationError):
+    """The tenant already has as many simulations queued or running as it may."""
+
+    code = "too_many_jobs"
+    http_status = 429
+    retry_after = 10
 
 
 class GamesLimitExceeded(SimulationError):
@@ -218,9 +227,18 @@ def tuning_price(body: TuningRequest) -> int:
     return 1 + min(99, turns // TUNING_TURNS_PER_TOKEN)
 
 
-def start(jobs: Jobs, tenant: str, body: SimulationRequest) -> dict[str, Any]:
-    """Check the request, then submit the job and the chart's sweep for `tenant`."""
+def start(
+    jobs: Jobs, tenant: str, body: SimulationRequest, max_jobs: int = MAX_JOBS
+) -> dict[str, Any]:
+    """Check the request and the tenant's running jobs (at most `max_jobs`: its fair
+    share of the workers), then submit the job and the chart's sweep for `tenant`."""
     simulation_turns(body)
+    running = jobs.active(tenant)
+    if running >= max_jobs:
+        raise TooManyJobs(
+            f"{running} simulations of this tenant are queued or running; at most "
+            f"{max_jobs} at once (DAEDALUS_MAX_JOBS_PER_TENANT): wait for one, or cancel it"
+        )
     spec = body.spec(body.games)
     dcs = chart_dcs(spec, body.chart)
     job = submit(jobs, spec, shard_games=SHARD_GAMES, owner=tenant)
@@ -232,6 +250,7 @@ def start(jobs: Jobs, tenant: str, body: SimulationRequest) -> dict[str, Any]:
         )
         sweep.append([dc, submit(jobs, point, shard_games=SHARD_GAMES, owner=tenant)])
     jobs.r.hset(key(job), "chart", json.dumps(sweep))
+    jobs.register(tenant, job)
     return {"job_id": job, "status": "queued", "seed": spec.seed, "games": spec.games}
 
 

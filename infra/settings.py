@@ -129,6 +129,10 @@ class Settings(BaseSettings):
     ws_max_sockets: int = Field(default=64, ge=1, validation_alias="DAEDALUS_WS_MAX_SOCKETS")
     # Subscription pages (of at most 100 events) being read and delivered at once, per API
     # process: a flood of catch-ups queues here instead of starving the event loop.
+    # A tenant's simulations queued or running at once (its fair share of the workers).
+    max_jobs_per_tenant: int = Field(
+        default=4, ge=1, le=1000, validation_alias="DAEDALUS_MAX_JOBS_PER_TENANT"
+    )
     ws_max_catch_up: int = Field(default=4, ge=1, validation_alias="DAEDALUS_WS_MAX_CATCH_UP")
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         default="info", validation_alias="DAEDALUS_LOG_LEVEL"

@@ -54,6 +54,20 @@ class Jobs:
         self.r.expire(key(job), TTL)
         return job
 
+    def register(self, owner: str, job: str) -> None:
+        """Count `job` among `owner`'s jobs (see `active`)."""
+        self.r.sadd(key("tenant", owner), job)
+        self.r.expire(key("tenant", owner), TTL)
+
+    def active(self, owner: str) -> int:
+        """How many of `owner`'s registered jobs are queued or running (the finished ones
+        are forgotten on the way)."""
+        members = [_s(j) for j in self.r.smembers(key("tenant", owner))]
+        done = [j for j in members if self.status(j) in (None, *TERMINAL)]
+        if done:
+            self.r.srem(key("tenant", owner), *done)
+        return len(members) - len(done)
+
     def get(self, job: str) -> dict[str, Any] | None:
         """The job's status, progress and (when done) summary, or None if unknown."""
         raw = {_s(k): _s(v) for k, v in self.r.hgetall(key(job)).items()}

@@ -18,6 +18,17 @@ from workers.jobs import Jobs
 
 CHECKPOINT = 2_000  # games between progress writes and cancellation checks
 DEFAULT_SHARD_GAMES = 50_000
+# Fair share: a job's shards are queued at a priority from its size (the Redis broker
+# pops priority 0 first, then 3, 6, 9), so a small job is taken before the rest of a
+# large one that was queued earlier: it waits for the shards already running, not for
+# the whole large job. With each tenant's concurrent jobs capped (api/simulations.py),
+# no tenant can hold the queue.
+PRIORITIES = ((1, 0), (4, 3), (10, 6))  # (at most this many shards, priority); else 9
+
+
+def shard_priority(shards: int) -> int:
+    """The broker priority of each shard of a job of `shards` shards (0 runs first)."""
+    return next((p for most, p in PRIORITIES if shards <= most), 9)
 
 
 @cache
@@ -120,9 +131,13 @@ def submit(
     shards = max(1, -(-spec.games // shard_games))
     job = store.create(spec, shards, owner=owner)
     sizes = shard_sizes(spec.games, shards)
-    header = [run_shard.si(job, i, fail=(i == fail_shard)) for i in range(len(sizes))]
+    priority = shard_priority(len(sizes))
+    header = [
+        run_shard.si(job, i, fail=(i == fail_shard)).set(priority=priority)
+        for i in range(len(sizes))
+    ]
     if duplicate_shard is not None:
-        header.append(run_shard.si(job, duplicate_shard))
+        header.append(run_shard.si(job, duplicate_shard).set(priority=priority))
     sent = chord(header)(finish_job.s(job).on_error(fail_job.s(job=job)))
     _unfollow(sent)
     return job

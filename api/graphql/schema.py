@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import strawberry
 from cross_web import HTTPException
-from graphql import ExecutionResult, GraphQLError
+from graphql import ExecutionResult, GraphQLError, get_introspection_query
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
@@ -95,6 +96,16 @@ class DaedalusSchema(strawberry.Schema):
         text (and so any role token written in it) at error level.
         """
         report(errors)
+
+    def introspect(self) -> dict[str, Any]:
+        """The introspection result, run asynchronously: the schema's pricing hook
+        (PricedDocument) awaits the rate limiter, so the schema serves only async
+        execution (`execute_sync`, which strawberry's own `introspect` uses, cannot run
+        it). Call it outside a running event loop."""
+        result = asyncio.run(self.execute(get_introspection_query()))
+        if result.errors or not result.data:
+            raise ValueError(f"Invalid Schema. Errors {result.errors!r}")
+        return result.data
 
 
 class PricedDocument(SchemaExtension):

@@ -137,7 +137,8 @@ class SimulationMutation:
             body = simulations.SimulationRequest.model_validate(raw)
             await spend_tokens(conn, simulations.simulation_price(body), "this simulation")
             jobs = simulations.jobs_of(conn)
-            started = await run_in_threadpool(simulations.start, jobs, tenant_of(conn), body)
+            limit = conn.app.state.settings.max_jobs_per_tenant
+            started = await run_in_threadpool(simulations.start, jobs, tenant_of(conn), body, limit)
         except (*EXPECTED, ValidationError) as exc:
             return as_problem(exc)
         return StartedSimulation(

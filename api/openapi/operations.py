@@ -114,7 +114,9 @@ def simulation_operations() -> list[Operation]:
                   "simulations", SimulationRequest, started, status=202,
                   errors=(*BODY_ERRORS, 503),
                   description=f"At most {MAX_GAMES} games (`games_limit_exceeded`); the "
-                  "chart's DC sweep runs as small jobs of its own."),
+                  "chart's DC sweep runs as small jobs of its own. A tenant has at most "
+                  "`DAEDALUS_MAX_JOBS_PER_TENANT` (4) simulations queued or running at once "
+                  "(429 `too_many_jobs`, with Retry-After)."),
         Operation("get", one, "getSimulation", "A simulation's status, progress and statistics",
                   "simulations", None, shown, errors=JOB_ERRORS, params=(JOB_ID_PARAM,)),
         Operation("delete", one, "cancelSimulation", "Cancel a simulation", "simulations",

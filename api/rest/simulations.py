@@ -33,7 +33,8 @@ async def start_simulation(request: Request) -> Response:
     body = await read_model(request, simulations.SimulationRequest)
     await spend_tokens(request, simulations.simulation_price(body), "this simulation")
     jobs = simulations.jobs_of(request)
-    started = await run_in_threadpool(simulations.start, jobs, tenant_of(request), body)
+    limit = request.app.state.settings.max_jobs_per_tenant
+    started = await run_in_threadpool(simulations.start, jobs, tenant_of(request), body, limit)
     location = f"/v1/simulations/{started['job_id']}"
     return JSONResponse(started, status_code=202, headers={"Location": location})
 

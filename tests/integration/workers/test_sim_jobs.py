@@ -121,3 +121,31 @@ def test_a_killed_pool_child_reruns_its_shard_and_the_result_is_recorded_once(
     assert info["status"] == "succeeded"
     assert _result(info) == expected_result(spec, 60_000)
     assert jobs.result_writes(job) == 1
+
+
+def test_a_small_job_is_not_queued_behind_a_large_one(jobs: Jobs) -> None:
+    """Fair share on one worker process: a 1-shard job sent after a 12-shard job that is
+    already running finishes while the large one is still running (first in, first out,
+    it would wait for all 12 shards)."""
+    large_spec = SimulationSpec(preset="enchanted_forest_v1", games=120_000, seed="large")
+    large = submit(jobs, large_spec, shard_games=10_000, owner="tenant-a")
+    try:
+        deadline = time.monotonic() + 60
+        while jobs.status(large) != "running":
+            assert time.monotonic() < deadline, "the large job never started"
+            time.sleep(0.05)
+        small_spec = SimulationSpec(preset="enchanted_forest_v1", games=1_000, seed="small")
+        small = submit(jobs, small_spec, shard_games=10_000, owner="tenant-b")
+        done = wait_for(small, jobs)
+        at_that_time = jobs.get(large)
+        assert at_that_time is not None
+        print(
+            f"\nsmall job done with the large one {at_that_time['status']} at "
+            f"{at_that_time['games_done']}/{at_that_time['games']} games"
+        )
+        assert done["status"] == "succeeded"
+        assert at_that_time["status"] == "running"
+        assert at_that_time["games_done"] < at_that_time["games"] // 2
+    finally:
+        jobs.cancel(large)
+        wait_for(large, jobs)
