@@ -1,12 +1,10 @@
-"""API benchmark: the running service against a bare Starlette endpoint (issue 6).
+"""API benchmark: session commands (flips) through the running service (issues 6, 18).
 
-What it measures, each line against a baseline measured in the same run:
+The roll's request path against bare servers doing the same work is
+``bench/request_path.py`` (driven by wrk: a Python load generator on the same cores
+saturates before the server does, so its throughput ratios measured the generator).
+What this one measures:
 
-* ``rest_roll``: requests/s of ``POST /v1/dice/roll`` (``{"expression": "1d10!+2"}``)
-  against a bare Starlette endpoint that reads the same JSON body and answers a small
-  JSON object. Target: at least 0.5 of the bare throughput.
-* ``graphql_roll``: requests/s of the same roll as a GraphQL query on ``POST /graphql``
-  against the same bare endpoint. Target: at least 0.25.
 * ``graphql_flip_p99`` (the issue's "flip p99 ≤ 25 ms at 50 concurrent sessions"): p99
   latency of the ``sendCommand`` mutation flipping a card, over HTTP to the running
   server, with ``SESSIONS`` (50) live sessions, each played by its own player token on
@@ -39,23 +37,18 @@ the renewals, each costed as the 50 made at once before the run cost on average:
 estimate of a flip's own CPU), ``renewals``, the achieved ``flips_per_s``, mean and
 p50/p99.
 
-Both servers are started here the same way, in subprocesses on free loopback ports:
-``python -m api`` (``DAEDALUS_WORKER=0``, development settings: no API key, no rate
-limit, the JSON access log at level info, the embedded Redis, a temporary data folder)
-and ``python bench/api.py --bare PORT`` (uvicorn with the same options ``python -m api``
-passes). Load comes from one ``httpx.AsyncClient`` per connection in this process. The
-throughput cases run interleaved (bare, REST, GraphQL) with ``CONCURRENCY`` requests in
-flight (a closed loop) for ``ROUNDS`` rounds of ``REQUESTS`` requests after a warm-up;
-each keeps its best round, whose p50/p99 are reported too. The flip cases follow, after
-a warm-up: the closed loops first (``CLOSED_FLIPS`` flips each), then the paced runs, so
+The server is started here in a subprocess on a free loopback port: ``python -m api``
+(``DAEDALUS_WORKER=0``, development settings: no API key, no rate limit, the JSON access
+log at level info, the embedded Redis, a temporary data folder). Load comes from one
+``httpx.AsyncClient`` per session in this process. After a warm-up, the closed loops
+run first (``CLOSED_FLIPS`` flips each), then the paced runs, so
 that these find the session cache as full as a long-running server's. The whole
-benchmark takes about a minute and a half on a 2-core machine.
+benchmark takes about a minute on a 2-core machine.
 
 Output: one JSON object per line, with the keys ``bench``, ``case``, ``unit``,
 ``value`` (ours), ``baseline``, ``baseline_value``, ``ratio`` (``value /
 baseline_value`` for rates, ``baseline_value / value`` for times) and ``target`` (the
-ratio the issue asks for, or null for informative lines), plus ``p50_ms``/``p99_ms``
-(and the baseline's) where they apply.
+ratio the issue asks for, or null for informative lines), plus ``p50_ms``/``p99_ms``.
 """
 
 from __future__ import annotations
@@ -69,7 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,47 +71,16 @@ import httpx
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-CONCURRENCY = 50
 SESSIONS = 50
-REQUESTS = 2000
 WARMUP = 300
-ROUNDS = 3
 CLOSED_FLIPS = 1000
 PACED_FLIPS = 2000
 FLIP_BUDGET_MS = 25.0
 TABLE_PACE = 0.5  # seconds between a session's flips in the paced case: a brisk table
 STARTUP_SECONDS = 60.0
-ROLL_BODY = {"expression": "1d10!+2"}
-GRAPHQL_ROLL = {
-    "query": '{ roll(expression: "1d10!+2") { ... on RollResult { total } '
-    "... on Problem { code } } }"
-}
 FLIP_MUTATION = """mutation($id: ID!, $t: String!, $c: JSON!) {
   sendCommand(sessionId: $id, token: $t, command: $c) {
     ... on CommandResult { version view } ... on Problem { code message } } }"""
-BARE = "bare Starlette endpoint (uvicorn, same options)"
-
-# One request: returns when it has been answered (raising on a wrong answer).
-Call = Callable[[httpx.AsyncClient], Awaitable[None]]
-
-
-def _bare_app() -> Any:
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import JSONResponse
-    from starlette.routing import Route
-
-    async def roll(request: Request) -> JSONResponse:
-        body = await request.json()
-        return JSONResponse({"expression": body.get("expression"), "total": 7})
-
-    return Starlette(routes=[Route("/roll", roll, methods=["POST"])])
-
-
-def _serve_bare(port: int) -> None:
-    import uvicorn
-
-    uvicorn.run(_bare_app(), host="127.0.0.1", port=port, log_config=None, access_log=False)
 
 
 def _free_port() -> int:
@@ -202,59 +164,6 @@ def _clients(n: int) -> list[httpx.AsyncClient]:
     CPU than the bare server at 50 connections, and would measure itself."""
     one = httpx.Limits(max_connections=1, max_keepalive_connections=1)
     return [httpx.AsyncClient(limits=one, timeout=30.0) for _ in range(n)]
-
-
-async def _load(clients: list[httpx.AsyncClient], call: Call, total: int, server: Cpu) -> Run:
-    """`total` calls, one in flight per client."""
-    latencies: list[float] = []
-    left = total
-
-    async def worker(client: httpx.AsyncClient) -> None:
-        nonlocal left
-        while left > 0:
-            left -= 1
-            start = time.perf_counter()
-            await call(client)
-            latencies.append(time.perf_counter() - start)
-
-    cpu = server.seconds()
-    start = time.perf_counter()
-    await asyncio.gather(*(worker(c) for c in clients))
-    return _run_of(latencies, time.perf_counter() - start, server.seconds() - cpu)
-
-
-def _post_json(url: str, body: dict[str, Any]) -> Call:
-    async def call(client: httpx.AsyncClient) -> None:
-        response = await client.post(url, json=body)
-        if response.status_code != 200 or b"errors" in response.content:
-            raise RuntimeError(f"{url}: {response.status_code} {response.text[:200]}")
-
-    return call
-
-
-async def bench_throughput(api: Server, bare: Server) -> None:
-    """REST and GraphQL rolls against the bare endpoint, interleaved, best round each."""
-    cases = {
-        "bare": (_post_json(f"{bare.url}/roll", ROLL_BODY), bare.cpu),
-        "rest_roll": (_post_json(f"{api.url}/v1/dice/roll", ROLL_BODY), api.cpu),
-        "graphql_roll": (_post_json(f"{api.url}/graphql", GRAPHQL_ROLL), api.cpu),
-    }
-    best: dict[str, Run] = {}
-    clients = _clients(CONCURRENCY)
-    try:
-        for call, cpu in cases.values():
-            await _load(clients, call, WARMUP, cpu)
-        for _ in range(ROUNDS):
-            for name, (call, cpu) in cases.items():
-                run = await _load(clients, call, REQUESTS, cpu)
-                if name not in best or run.rps > best[name].rps:
-                    best[name] = run
-    finally:
-        await asyncio.gather(*(c.aclose() for c in clients))
-    base = best["bare"]
-    _emit_rate("bare_endpoint", base, BARE, base, None)
-    _emit_rate("rest_roll", best["rest_roll"], BARE, base, 0.5)
-    _emit_rate("graphql_roll", best["graphql_roll"], BARE, base, 0.25)
 
 
 class Table:
@@ -406,35 +315,11 @@ async def bench_flips(api: Server) -> None:
         print(json.dumps(line), flush=True)
 
 
-def _emit_rate(case: str, ours: Run, baseline: str, base: Run, target: float | None) -> None:
-    line = {
-        "bench": "api",
-        "case": case,
-        "unit": "req/s",
-        "value": round(ours.rps, 1),
-        "baseline": baseline,
-        "baseline_value": round(base.rps, 1),
-        "ratio": round(ours.rps / base.rps, 2),
-        "target": target,
-        "p50_ms": round(ours.p50_ms, 2),
-        "p99_ms": round(ours.p99_ms, 2),
-        "baseline_p50_ms": round(base.p50_ms, 2),
-        "baseline_p99_ms": round(base.p99_ms, 2),
-        "server_cpu_ms_per_request": round(ours.cpu_ms, 3),
-        "baseline_server_cpu_ms_per_request": round(base.cpu_ms, 3),
-        "concurrency": CONCURRENCY,
-    }
-    print(json.dumps(line), flush=True)
-
-
 def main() -> None:
-    if sys.argv[1:2] == ["--bare"]:
-        _serve_bare(int(sys.argv[2]))
-        return
     with tempfile.TemporaryDirectory(prefix="daedalus-bench-api-") as data:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DAEDALUS_")}
         env.pop("REDIS_URL", None)  # the embedded Redis, like `make run` without one
-        api_port, bare_port = _free_port(), _free_port()
+        api_port = _free_port()
         api_env = {
             **env,
             "HOST": "127.0.0.1",
@@ -442,16 +327,7 @@ def main() -> None:
             "DAEDALUS_DATA_DIR": data,
             "DAEDALUS_WORKER": "0",
         }
-        with (
-            _server([sys.executable, "-m", "api"], api_env, api_port, "GET /readyz") as api,
-            _server(
-                [sys.executable, str(Path(__file__).resolve()), "--bare", str(bare_port)],
-                env,
-                bare_port,
-                "GET /roll",  # a 405 once it serves
-            ) as bare,
-        ):
-            asyncio.run(bench_throughput(api, bare))
+        with _server([sys.executable, "-m", "api"], api_env, api_port, "GET /readyz") as api:
             asyncio.run(bench_flips(api))
 
 
