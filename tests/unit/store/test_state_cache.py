@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.store.cache import StateCache, approximate_size
+from services.store.cache import REMEASURE_EVERY, StateCache, approximate_size
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +55,13 @@ def test_a_state_larger_than_the_bound_is_not_kept() -> None:
     cache: StateCache[State] = StateCache(max_entries=10, max_bytes=100)
     cache.remember("s", state(100), version=1)
     assert len(cache) == 0 and cache.bytes == 0
+
+
+def test_a_growing_stream_is_measured_again_every_few_versions_not_every_one() -> None:
+    cache: StateCache[State] = StateCache(max_entries=10)
+    cache.remember("s", state(10), version=1)
+    small = cache.bytes
+    cache.remember("s", state(5_000), version=2)  # a big jump, within the interval
+    assert cache.bytes == small
+    cache.remember("s", state(5_000), version=1 + REMEASURE_EVERY)
+    assert cache.bytes == approximate_size(state(5_000)) > 100 * small / 2
