@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from http import HTTPStatus
 from typing import Any
 
@@ -30,6 +31,7 @@ TITLES: dict[str, str] = {
     "commitment_exhausted": "Commitment has rolled its budget",
     "commitment_active": "Commitment is still active",
     "invalid_request": "Request is invalid",
+    "constraint_violation": "Request breaks a stated constraint",
     "payload_too_large": "Request body is too large",
     "not_found": "Not found",
     "method_not_allowed": "Method not allowed",
@@ -56,6 +58,44 @@ _CODES_BY_STATUS: dict[int, str] = {
 }
 
 
+# A union member in a pydantic error's location: a model's name or a tagged union's.
+_BRANCH = re.compile(r"^[A-Z][a-z]\w*$|\[")
+
+
+def _ours(errors: list[dict[str, Any]]) -> bool:
+    return all(e.get("type") == "value_error" for e in errors)
+
+
+def _has_refused_items(error: dict[str, Any], errors: list[dict[str, Any]]) -> bool:
+    at = list(error.get("loc", ()))
+    return any(len(e.get("loc", ())) > len(at) and list(e["loc"][: len(at)]) == at for e in errors)
+
+
+def invalid_request_code(errors: list[dict[str, Any]]) -> str:
+    """`constraint_violation` when the errors are ones validators of ours raised (pydantic
+    type `value_error`): the body matches the contract's schema, and breaks a constraint
+    its descriptions state in words (two fields that exclude each other, a count within
+    another, dice notation inside a string); else `invalid_request`, the body does not
+    match the schema. Where a value fits none of a union's members, pydantic reports each
+    member's errors: it is a constraint violation when one member's errors are all ours
+    (the value has that member's shape)."""
+    plain: list[dict[str, Any]] = []
+    unions: dict[tuple[Any, ...], dict[str, list[dict[str, Any]]]] = {}
+    for error in errors:
+        if error.get("type") == "too_short" and _has_refused_items(error, errors):
+            continue  # a list counted without its refused items: those are the errors
+        loc = list(error.get("loc", ()))
+        at = next((i for i, p in enumerate(loc) if isinstance(p, str) and _BRANCH.search(p)), None)
+        if at is None:
+            plain.append(error)
+        else:
+            unions.setdefault(tuple(loc[:at]), {}).setdefault(loc[at], []).append(error)
+    shaped = all(any(_ours(member) for member in union.values()) for union in unions.values())
+    if errors and _ours(plain) and shaped:
+        return "constraint_violation"
+    return "invalid_request"
+
+
 class InvalidRequest(Exception):
     """The request body is not JSON or does not match the endpoint's model."""
 
@@ -63,6 +103,11 @@ class InvalidRequest(Exception):
         super().__init__(detail)
         self.detail = detail
         self.errors = errors
+
+    @property
+    def code(self) -> str:
+        """`invalid_request` or `constraint_violation` (see `invalid_request_code`)."""
+        return invalid_request_code(self.errors)
 
 
 class PayloadTooLarge(Exception):
@@ -140,7 +185,7 @@ async def handle_domain_error(request: Request, exc: Exception) -> Response:
 async def handle_invalid_request(request: Request, exc: Exception) -> Response:
     """Exception handler for bodies that are not JSON or fail validation."""
     assert isinstance(exc, InvalidRequest)
-    return problem(422, "invalid_request", exc.detail, errors=exc.errors)
+    return problem(422, exc.code, exc.detail, errors=exc.errors)
 
 
 async def handle_payload_too_large(request: Request, exc: Exception) -> Response:

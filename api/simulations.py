@@ -1,4 +1,4 @@
-"""Simulation and tuning use cases for the API: plan, submit, read, chart, cancel, tune.
+"""Simulation and tuning use cases for the API: plan, submit, read, chart, cancel.
 
 A simulation is one Celery job for the requested maze plus, for the chart, one small job
 per DC of a sweep; the main job's id is the simulation's id. Every job records the tenant
@@ -8,8 +8,10 @@ that started it, and a caller only ever sees its own tenant's jobs (anything els
 Limits before work (code `games_limit_exceeded`, 422): at most `MAX_GAMES` games per
 simulation, `MAX_CHART_POINTS` DCs of `MAX_CHART_GAMES` games each for the chart, and
 budgets in game-turns (games × `max_turns`, what an endless labyrinth really costs):
-`SIMULATION_TURN_BUDGET` per simulation with its chart, `TUNING_TURN_BUDGET` per tuning
-(which answers directly). Each is also priced in rate-limit tokens before any work.
+`SIMULATION_TURN_BUDGET` per simulation with its chart, `TUNING_TURN_BUDGET` per tuning.
+Each is also priced in rate-limit tokens before any work. A tuning is a worker job too
+(one task playing its configurations in checkpoints), with the same progress, cancel and
+tenant scoping; simulations and tunings share the tenant's cap on jobs at once.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from services.labyrinth import DeckCounts, MazeDefinition, PartyMember
 from services.sim.chart import escape_rate_svg
 from services.sim.policies import get_policy
 from services.sim.runner import SimulationSpec
-from services.sim.tuner import deck_variants, tune
-from workers.client import Jobs, key, send_jobs_to, submit
+from services.sim.tuner import TuningPlan, configurations, deck_variants
+from workers.client import Jobs, key, send_jobs_to, submit, submit_tuning
 
 MAX_GAMES = 1_000_000
 # Work is games × the turn cap each may play (an endless labyrinth plays every game to
@@ -71,6 +73,13 @@ class SimulationNotFound(SimulationError):
     """No such simulation for this caller's tenant."""
 
     code = "simulation_not_found"
+    http_status = 404
+
+
+class TuningNotFound(SimulationError):
+    """No such tuning for this caller's tenant."""
+
+    code = "tuning_not_found"
     http_status = 404
 
 
@@ -227,18 +236,25 @@ def tuning_price(body: TuningRequest) -> int:
     return 1 + min(99, turns // TUNING_TURNS_PER_TOKEN)
 
 
+def _room_for_a_job(jobs: Jobs, tenant: str, max_jobs: int) -> None:
+    """Refuse a job when the tenant already has `max_jobs` simulations and tunings queued
+    or running (its fair share of the workers)."""
+    running = jobs.active(tenant)
+    if running >= max_jobs:
+        raise TooManyJobs(
+            f"{running} jobs (simulations and tunings) of this tenant are queued or running; "
+            f"at most {max_jobs} at once (DAEDALUS_MAX_JOBS_PER_TENANT): wait for one, or "
+            "cancel it"
+        )
+
+
 def start(
     jobs: Jobs, tenant: str, body: SimulationRequest, max_jobs: int = MAX_JOBS
 ) -> dict[str, Any]:
     """Check the request and the tenant's running jobs (at most `max_jobs`: its fair
     share of the workers), then submit the job and the chart's sweep for `tenant`."""
     simulation_turns(body)
-    running = jobs.active(tenant)
-    if running >= max_jobs:
-        raise TooManyJobs(
-            f"{running} simulations of this tenant are queued or running; at most "
-            f"{max_jobs} at once (DAEDALUS_MAX_JOBS_PER_TENANT): wait for one, or cancel it"
-        )
+    _room_for_a_job(jobs, tenant, max_jobs)
     spec = body.spec(body.games)
     dcs = chart_dcs(spec, body.chart)
     job = submit(jobs, spec, shard_games=SHARD_GAMES, owner=tenant)
@@ -254,9 +270,11 @@ def start(
     return {"job_id": job, "status": "queued", "seed": spec.seed, "games": spec.games}
 
 
-def _owned(jobs: Jobs, tenant: str, job: str) -> dict[str, Any]:
+def _owned(jobs: Jobs, tenant: str, job: str, kind: str = "simulation") -> dict[str, Any]:
     info = jobs.get(job) if len(job) <= 64 else None
-    if info is None or jobs.owner(job) != tenant:
+    if info is None or info["kind"] != kind or jobs.owner(job) != tenant:
+        if kind == "tuning":
+            raise TuningNotFound(f"no tuning {job[:64]!r}")
         raise SimulationNotFound(f"no simulation {job[:64]!r}")
     return info
 
@@ -333,33 +351,72 @@ def cancel(jobs: Jobs, tenant: str, job: str) -> dict[str, Any]:
     return view(jobs, tenant, job)
 
 
-def tuning(body: TuningRequest) -> dict[str, Any]:
-    """Search DC (and, if asked, deck) for the target; bounded, answered directly."""
+def start_tuning(
+    jobs: Jobs, tenant: str, body: TuningRequest, max_jobs: int = MAX_JOBS
+) -> dict[str, Any]:
+    """Check the tuning (target, DC range, game-turns, the tenant's running jobs), then
+    queue it as a worker job for `tenant`: its configurations are every DC of the range,
+    each with the maze's deck or, with `vary_deck`, every deck around it."""
     if body.target == "escape_rate" and body.value > 1:
         raise SimulationError("an escape-rate target is between 0 and 1")
     if body.dc_from > body.dc_to:
         raise SimulationError("dc_from must be ≤ dc_to")
+    tuning_price(body)
+    _room_for_a_job(jobs, tenant, max_jobs)
     spec = body.spec(body.games)
-    base = spec.maze()
     decks: list[DeckCounts] | None = None
+    base = spec.maze()
     if isinstance(base.deck, DeckCounts):
         decks = deck_variants(base.deck, 1) if body.vary_deck else [base.deck]
-    dcs = range(body.dc_from, body.dc_to + 1)
-    configurations = len(dcs) * (len(decks) if decks is not None else 1)
-    tuning_turns(configurations, body)
-    found = tune(spec, body.target, body.value, dcs, decks, games=body.games, best=body.best)
-    candidates = []
-    for c in found:
-        out = c.to_json()
-        out["summary"] = {k: v for k, v in c.summary.items() if k != "turns"} | {
-            "turns": {k: v for k, v in c.summary["turns"].items() if k != "histogram"}
-        }
-        candidates.append(out)
+    tried = configurations(spec, range(body.dc_from, body.dc_to + 1), decks)
+    tuning_turns(len(tried), body)
+    plan = TuningPlan(
+        target=body.target,
+        value=body.value,
+        dc_from=body.dc_from,
+        dc_to=body.dc_to,
+        decks=decks,
+        games=body.games,
+        best=body.best,
+        configurations=len(tried),
+        seed=spec.seed,
+    )
+    whole = spec.model_copy(update={"games": len(tried) * body.games})
+    job = submit_tuning(jobs, whole, plan, owner=tenant)
+    jobs.register(tenant, job)
     return {
-        "target": body.target,
-        "value": body.value,
-        "games_per_configuration": body.games,
-        "configurations": configurations,
+        "job_id": job,
+        "status": "queued",
         "seed": spec.seed,
-        "candidates": candidates,
+        "configurations": len(tried),
+        "games_per_configuration": body.games,
+        "games": whole.games,
     }
+
+
+def view_tuning(jobs: Jobs, tenant: str, job: str) -> dict[str, Any]:
+    """Status, progress and, once done, the candidates nearest the target (best first)."""
+    info = _owned(jobs, tenant, job, "tuning")
+    plan = jobs.plan(job)
+    result = info["result"]
+    return {
+        "job_id": job,
+        "status": info["status"],
+        "progress": info["progress"],
+        "games": info["games"],
+        "games_done": info["games_done"],
+        "error": info["error"],
+        "target": plan["target"],
+        "value": plan["value"],
+        "games_per_configuration": plan["games"],
+        "configurations": plan["configurations"],
+        "seed": plan["seed"],
+        "candidates": None if result is None else result["candidates"],
+    }
+
+
+def cancel_tuning(jobs: Jobs, tenant: str, job: str) -> dict[str, Any]:
+    """Cancel a tuning (it stops at its next checkpoint, within a few thousand games)."""
+    _owned(jobs, tenant, job, "tuning")
+    jobs.cancel(job)
+    return view_tuning(jobs, tenant, job)

@@ -60,6 +60,7 @@ def tune_command(args: argparse.Namespace) -> int:
     target: Target = "escape_rate" if args.escape_rate is not None else "mean_turns"
     value = args.escape_rate if args.escape_rate is not None else args.mean_turns
     best = tune(spec, target, value, range(args.dc_from, args.dc_to + 1), games=args.games)
+    assert best is not None  # nothing cancels it here
     print(
         json.dumps(
             [

@@ -15,7 +15,7 @@ from workers.jobs import Jobs, key
 from workers.metrics import quick_client
 from workers.task_metrics import TaskMetrics
 from workers.task_metrics import read as read_task_metrics
-from workers.tasks import submit
+from workers.tasks import submit, submit_tuning
 
 __all__ = [
     "CLOCK_QUEUE",
@@ -30,6 +30,7 @@ __all__ = [
     "send_jobs_to",
     "stop_sending_jobs",
     "submit",
+    "submit_tuning",
 ]
 
 _bound: str | None = None

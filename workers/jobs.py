@@ -35,9 +35,19 @@ class Jobs:
         self.r = client
 
     def create(
-        self, spec: SimulationSpec, shards: int, job: str | None = None, owner: str = ""
+        self,
+        spec: SimulationSpec,
+        shards: int,
+        job: str | None = None,
+        owner: str = "",
+        kind: str = "simulation",
+        plan: dict[str, Any] | None = None,
     ) -> str:
-        """Record a queued job (owned by tenant `owner`, if any) and return its id."""
+        """Record a queued job (owned by tenant `owner`, if any) and return its id.
+
+        `kind` says what the job is ("simulation", "tuning"); `plan` is what a job other
+        than a plain simulation needs besides its spec (a tuning's target and
+        configurations). A tuning is one shard of all its configurations' games."""
         job = job or uuid.uuid4().hex
         sizes = shard_sizes(spec.games, shards)
         self.r.hset(
@@ -49,6 +59,8 @@ class Jobs:
                 "sizes": json.dumps(sizes),
                 "error": "",
                 "owner": owner,
+                "kind": kind,
+                "plan": json.dumps(plan or {}),
             },
         )
         self.r.expire(key(job), TTL)
@@ -79,6 +91,7 @@ class Jobs:
         result = self.r.get(key(job, "result"))
         return {
             "id": job,
+            "kind": raw.get("kind", "simulation"),
             "status": raw["status"],
             "games": sum(sizes),
             "games_done": done,
@@ -94,6 +107,22 @@ class Jobs:
         if raw is None:
             return "" if self.r.exists(key(job)) else None
         return _s(raw)
+
+    def plan(self, job: str) -> dict[str, Any]:
+        """What the job needs besides its spec (see `create`)."""
+        raw = self.r.hget(key(job), "plan")
+        plan: dict[str, Any] = json.loads(raw) if raw else {}
+        return plan
+
+    def record(self, job: str, body: dict[str, Any]) -> bool:
+        """Record the result of a one-shard job (a tuning) once and mark it succeeded;
+        False if it was already recorded or the job ended otherwise."""
+        if self.status(job) in TERMINAL:
+            return False
+        if not self.r.set(key(job, "result"), json.dumps(body), nx=True, ex=TTL):
+            return False
+        self.set_status(job, "succeeded")
+        return True
 
     def status(self, job: str) -> str | None:
         """The job's status alone."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -10,13 +9,13 @@ from celery import chord
 from celery.result import AsyncResult
 
 from infra.settings import Settings
-from services.sim.runner import SimulationSpec, run_games, shard_seed, shard_sizes
+from services.sim.runner import SimulationSpec, play_checkpointed, shard_sizes
 from services.sim.stats import Tally
+from services.sim.tuner import TuningPlan, report
 from services.store.client import store_client
 from workers.app import app
-from workers.jobs import Jobs
+from workers.jobs import TERMINAL, Jobs, key
 
-CHECKPOINT = 2_000  # games between progress writes and cancellation checks
 DEFAULT_SHARD_GAMES = 50_000
 # Fair share: a job's shards are queued at a priority from its size (the Redis broker
 # pops priority 0 first, then 3, 6, 9), so a small job is taken before the rest of a
@@ -59,7 +58,7 @@ def run_shard(job: str, index: int, fail: bool = False) -> dict[str, Any]:
     spec = SimulationSpec.model_validate_json(raw)
     size = shard_sizes(spec.games, int(store.r.hget(f"sim:job:{job}", "shards") or 1))[index]
     store.set_status(job, "running")
-    tally = play_shard(
+    tally = play_checkpointed(
         spec,
         index,
         size,
@@ -72,35 +71,52 @@ def run_shard(job: str, index: int, fail: bool = False) -> dict[str, Any]:
     return {"job": job, "shard": index, "games": tally.games}
 
 
-def play_shard(
-    spec: SimulationSpec,
-    index: int,
-    size: int,
-    cancelled: Callable[[], bool] = lambda: False,
-    progress: Callable[[int], None] = lambda games: None,
-) -> Tally | None:
-    """A shard's tally in sub-seeded checkpoints (a rerun is identical); None if cancelled."""
-    compiled = spec.compiled()
-    tally = Tally()
-    for chunk, start in enumerate(range(0, size, CHECKPOINT)):
-        if cancelled():
-            return None
-        n = min(CHECKPOINT, size - start)
-        seed = shard_seed(f"{spec.seed}/{index}", chunk)
-        tally = tally.merge(run_games(compiled, spec.policy, n, seed, spec.max_turns))
-        progress(tally.games)
-    return tally
-
-
 def expected_result(spec: SimulationSpec, shard_games: int = 0) -> Tally:
     """What a job for `spec` records, computed in-process (for tests and the CLI)."""
     shards = max(1, -(-spec.games // (shard_games or DEFAULT_SHARD_GAMES)))
     total = Tally()
     for i, n in enumerate(shard_sizes(spec.games, shards)):
-        t = play_shard(spec, i, n)
+        t = play_checkpointed(spec, i, n)
         assert t is not None
         total = total.merge(t)
     return total
+
+
+@app.task(name="sim.run_tuning", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def run_tuning(job: str) -> dict[str, Any]:
+    """Play a tuning's configurations in checkpoints (progress, cancellation) and record
+    its best candidates once. A redelivered tuning plays again from its seed, the same."""
+    store = jobs()
+    raw = store.r.hget(key(job), "spec")
+    if raw is None:
+        raise ShardFailed(f"unknown job {job}")
+    if store.status(job) in TERMINAL:
+        return {"job": job, "skipped": store.status(job)}
+    spec = SimulationSpec.model_validate_json(raw)
+    plan = TuningPlan.model_validate(store.plan(job))
+    store.set_status(job, "running")
+    try:
+        found = plan.run(
+            spec,
+            cancelled=lambda: store.status(job) == "cancelled",
+            progress=lambda games: store.progress(job, 0, games),
+        )
+    except Exception as exc:
+        store.set_status(job, "failed", str(exc))
+        raise
+    if found is None:
+        return {"job": job, "cancelled": True}
+    store.record(job, {"candidates": report(found)})
+    return {"job": job}
+
+
+def submit_tuning(store: Jobs, spec: SimulationSpec, plan: TuningPlan, owner: str = "") -> str:
+    """Create a tuning job (its spec's `games`: every configuration's games in all) and
+    queue it at the priority of its size, like a simulation's shards."""
+    job = store.create(spec, 1, owner=owner, kind="tuning", plan=plan.model_dump(mode="json"))
+    shards = max(1, -(-spec.games // DEFAULT_SHARD_GAMES))
+    run_tuning.apply_async((job,), priority=shard_priority(shards))
+    return job
 
 
 @app.task(name="sim.finish_job", acks_late=True, reject_on_worker_lost=True)

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from strawberry.utils.str_converters import to_camel_case
 
 from api.bodies import validation_errors
+from api.problems import invalid_request_code
 from services.errors import DomainError
 
 
@@ -41,10 +42,12 @@ class Problem:
 
     @classmethod
     def from_validation(cls, error: ValidationError, camel: bool = False) -> Problem:
-        """Arguments outside their bounds: code `invalid_request`, the first bad field named
+        """Arguments outside their bounds: code `invalid_request` (`constraint_violation`
+        for a constraint the schema states only in words), the first bad field named
         (as GraphQL spells it when `camel`: use-case fields; else as the request model)."""
         name = to_camel_case if camel else _same
         errors = validation_errors(error)
         details = "; ".join(f"{_path(e['loc'], name) or 'input'}: {e['msg']}" for e in errors)
         first = _path(errors[0]["loc"], name) if errors else None
-        return cls(code="invalid_request", message=details, field=first or None)
+        code = invalid_request_code(errors)
+        return cls(code=code, message=details, field=first or None)

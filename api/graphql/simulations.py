@@ -1,4 +1,5 @@
-"""GraphQL: simulation jobs — start one, read it, follow its progress live, cancel it.
+"""GraphQL: simulation and tuning jobs — start one, read it, follow a simulation's
+progress live, cancel it.
 
 The same use cases and tenant scoping as REST (api/simulations.py). The subscription
 `simulationProgress` (graphql-transport-ws) yields the job's state whenever its progress
@@ -9,7 +10,8 @@ shows its API key in the connection_init payload (`"api_key": "..."`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
+import enum
+from collections.abc import AsyncGenerator, Callable
 from typing import Annotated, Any, TypeAlias
 
 import strawberry
@@ -74,6 +76,99 @@ class StartedSimulation:
     games: int
 
 
+@strawberry.enum(description="What a tuning aims at.")
+class TuningTarget(enum.Enum):
+    ESCAPE_RATE = "escape_rate"
+    MEAN_TURNS = "mean_turns"
+
+
+@strawberry.type(description="A deck given as counts of each card kind.")
+class TuningDeck:
+    right_path: int
+    dead_end: int
+    monster: int
+    trap: int
+
+
+@strawberry.type(description="One configuration a tuning tried, and how near the target.")
+class TuningCandidate:
+    dc: int
+    deck: TuningDeck | None = strawberry.field(
+        description="The deck tried; null when the labyrinth's deck is not given as counts."
+    )
+    distance: float = strawberry.field(description="|measured − target|.")
+    escape_rate: float
+    mean_turns: float
+    statistics: JSON = strawberry.field(
+        description="Escape rate and its 95% CI, turns, encounters, traps."
+    )
+
+    @classmethod
+    def from_json(cls, shown: dict[str, Any]) -> TuningCandidate:
+        """From one of the use case's candidates."""
+        deck = shown["deck"]
+        summary = shown["summary"]
+        return cls(
+            dc=shown["dc"],
+            deck=None if deck is None else TuningDeck(**deck),
+            distance=shown["distance"],
+            escape_rate=summary["escape_rate"],
+            mean_turns=summary["turns"]["mean"],
+            statistics=summary,
+        )
+
+
+@strawberry.type(description="A tuning job: progress and, when done, the nearest configurations.")
+class Tuning:
+    job_id: strawberry.ID
+    status: str
+    progress: float
+    games: int = strawberry.field(description="Every configuration's games, in all.")
+    games_done: int
+    error: str | None
+    target: TuningTarget
+    value: float
+    games_per_configuration: int
+    configurations: int
+    seed: str
+    candidates: list[TuningCandidate] | None = strawberry.field(
+        description="Best first, once the status is succeeded."
+    )
+
+    @classmethod
+    def from_view(cls, shown: dict[str, Any]) -> Tuning:
+        """From the use case's view."""
+        found = shown["candidates"]
+        return cls(
+            job_id=strawberry.ID(shown["job_id"]),
+            status=shown["status"],
+            progress=shown["progress"],
+            games=shown["games"],
+            games_done=shown["games_done"],
+            error=shown["error"],
+            target=TuningTarget(shown["target"]),
+            value=shown["value"],
+            games_per_configuration=shown["games_per_configuration"],
+            configurations=shown["configurations"],
+            seed=shown["seed"],
+            candidates=None if found is None else [TuningCandidate.from_json(c) for c in found],
+        )
+
+
+@strawberry.type(description="A queued tuning job.")
+class StartedTuning:
+    job_id: strawberry.ID
+    status: str
+    seed: str
+    configurations: int
+    games_per_configuration: int
+    games: int
+
+
+TuningPayload: TypeAlias = Annotated[Tuning | Problem, strawberry.union("TuningPayload")]
+StartTuningPayload: TypeAlias = Annotated[
+    StartedTuning | Problem, strawberry.union("StartTuningPayload")
+]
 SimulationPayload: TypeAlias = Annotated[
     Simulation | Problem, strawberry.union("SimulationPayload")
 ]
@@ -82,10 +177,24 @@ StartSimulationPayload: TypeAlias = Annotated[
 ]
 
 
+async def _on_jobs(conn: Any, use_case: Callable[..., dict[str, Any]], *args: Any) -> Any:
+    """A job use case for the caller's tenant, run off the event loop."""
+    return await run_in_threadpool(use_case, simulations.jobs_of(conn), tenant_of(conn), *args)
+
+
+async def _start(
+    conn: Any, price: int, what: str, use_case: Callable[..., dict[str, Any]], body: Any
+) -> dict[str, Any]:
+    """Spend the job's price, then start it within the tenant's cap on jobs."""
+    await spend_tokens(conn, price, what)
+    started: dict[str, Any] = await _on_jobs(
+        conn, use_case, body, conn.app.state.settings.max_jobs_per_tenant
+    )
+    return started | {"job_id": strawberry.ID(started["job_id"])}
+
+
 async def _view(conn: Any, job: str) -> Simulation:
-    jobs = simulations.jobs_of(conn)
-    shown = await run_in_threadpool(simulations.view, jobs, tenant_of(conn), job)
-    return Simulation.from_view(shown)
+    return Simulation.from_view(await _on_jobs(conn, simulations.view, job))
 
 
 @strawberry.type
@@ -96,6 +205,34 @@ class SimulationQuery:
             return await _view(info.context["request"], str(id))
         except EXPECTED as exc:
             return as_problem(exc)
+
+    @strawberry.field(description="A tuning job of the caller's tenant.")
+    async def tuning(self, info: Info, id: strawberry.ID) -> TuningPayload:
+        try:
+            shown = await _on_jobs(info.context["request"], simulations.view_tuning, str(id))
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return Tuning.from_view(shown)
+
+
+def _maze_and_party(
+    preset: str | None,
+    definition: JSON | None,
+    dc: int | None,
+    party: JSON | None,
+    combat: JSON | None,
+    seed: str | None,
+) -> dict[str, Any]:
+    """The request fields a caller gave (the model's defaults stand for the rest)."""
+    given = {
+        "preset": preset,
+        "definition": definition,
+        "dc": dc,
+        "party": party,
+        "combat": combat,
+        "seed": seed,
+    }
+    return {name: value for name, value in given.items() if value is not None}
 
 
 @strawberry.type
@@ -121,42 +258,78 @@ class SimulationMutation:
     ) -> StartSimulationPayload:
         conn = info.context["request"]
         raw: dict[str, Any] = {"policy": policy, "games": games, "max_turns": max_turns}
-        for name, value in (
-            ("preset", preset),
-            ("definition", definition),
-            ("dc", dc),
-            ("party", party),
-            ("combat", combat),
-            ("seed", seed),
-        ):
-            if value is not None:
-                raw[name] = value
+        raw |= _maze_and_party(preset, definition, dc, party, combat, seed)
         if chart is not strawberry.UNSET:
             raw["chart"] = chart
         try:
             body = simulations.SimulationRequest.model_validate(raw)
-            await spend_tokens(conn, simulations.simulation_price(body), "this simulation")
-            jobs = simulations.jobs_of(conn)
-            limit = conn.app.state.settings.max_jobs_per_tenant
-            started = await run_in_threadpool(simulations.start, jobs, tenant_of(conn), body, limit)
+            price = simulations.simulation_price(body)
+            started = await _start(conn, price, "this simulation", simulations.start, body)
         except (*EXPECTED, ValidationError) as exc:
             return as_problem(exc)
-        return StartedSimulation(
-            job_id=strawberry.ID(started["job_id"]),
-            status=started["status"],
-            seed=started["seed"],
-            games=started["games"],
-        )
+        return StartedSimulation(**started)
 
     @strawberry.mutation(description="Cancel a simulation job and its chart sweep.")
     async def cancel_simulation(self, info: Info, id: strawberry.ID) -> SimulationPayload:
-        conn = info.context["request"]
         try:
-            jobs = simulations.jobs_of(conn)
-            shown = await run_in_threadpool(simulations.cancel, jobs, tenant_of(conn), str(id))
+            shown = await _on_jobs(info.context["request"], simulations.cancel, str(id))
         except EXPECTED as exc:
             return as_problem(exc)
         return Simulation.from_view(shown)
+
+    @strawberry.mutation(
+        description="Queue a tuning: every DC from dcFrom to dcTo (and, with varyDeck, "
+        "every deck around the labyrinth's) played `games` times; read it with "
+        "`tuning(id:)`. At most "
+        f"{simulations.TUNING_BUDGET} games in all at the default 500 turns."
+    )
+    async def start_tuning(
+        self,
+        info: Info,
+        target: TuningTarget,
+        value: float,
+        preset: str | None = None,
+        definition: JSON | None = None,
+        dc: int | None = None,
+        party: JSON | None = None,
+        policy: str = "blind",
+        combat: JSON | None = None,
+        seed: str | None = None,
+        max_turns: int = 500,
+        dc_from: int = 8,
+        dc_to: int = 20,
+        vary_deck: bool = False,
+        games: int = 1_000,
+        best: int = 5,
+    ) -> StartTuningPayload:
+        conn = info.context["request"]
+        raw: dict[str, Any] = {
+            "target": target.value,
+            "value": value,
+            "policy": policy,
+            "max_turns": max_turns,
+            "dc_from": dc_from,
+            "dc_to": dc_to,
+            "vary_deck": vary_deck,
+            "games": games,
+            "best": best,
+        }
+        raw |= _maze_and_party(preset, definition, dc, party, combat, seed)
+        try:
+            body = simulations.TuningRequest.model_validate(raw)
+            price = simulations.tuning_price(body)
+            started = await _start(conn, price, "this tuning", simulations.start_tuning, body)
+        except (*EXPECTED, ValidationError) as exc:
+            return as_problem(exc)
+        return StartedTuning(**started)
+
+    @strawberry.mutation(description="Cancel a tuning job.")
+    async def cancel_tuning(self, info: Info, id: strawberry.ID) -> TuningPayload:
+        try:
+            shown = await _on_jobs(info.context["request"], simulations.cancel_tuning, str(id))
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return Tuning.from_view(shown)
 
 
 @strawberry.type

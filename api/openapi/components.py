@@ -62,7 +62,10 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     409: "A conflict: a fair-roll commitment's state, the session's version, or a chart "
     "not ready yet.",
     413: "The request body is too large (`payload_too_large`).",
-    422: "The body is invalid (`invalid_request`) or refused by the rules (a domain code).",
+    422: "The body does not match the schema (`invalid_request`), matches it but breaks a "
+    "constraint its descriptions state in words (`constraint_violation`: fields that "
+    "exclude each other, a count within another, dice notation), or is refused by the "
+    "rules (a domain code).",
     429: "Rate limited; see the RateLimit headers.",
     503: "Try again after `Retry-After` seconds: the event store's Redis is unreachable or "
     "not answering (`store_unavailable`), or the session is too busy (`session_busy`).",

@@ -77,15 +77,13 @@ def session_operations() -> list[Operation]:
     ]  # fmt: skip
 
 
-JOB_ID_PARAM = Param(
-    "job_id", "path", {"type": "string", "maxLength": 64}, "The simulation's job id."
-)
+JOB_ID_PARAM = Param("job_id", "path", {"type": "string", "maxLength": 64}, "The job's id.")
 # A simulation of another tenant is a 404, like an unknown one; the chart may not be ready.
 JOB_ERRORS = (401, 404, 429, 503)
 
 
 def simulation_operations() -> list[Operation]:
-    """Simulation jobs (tenant-scoped) and the difficulty tuner."""
+    """Simulation and tuning jobs (tenant-scoped)."""
     one = "/v1/simulations/{job_id}"
     started = obj("job_id:string", "status:string", "seed:string", "games:integer")
     shown = obj(
@@ -100,13 +98,28 @@ def simulation_operations() -> list[Operation]:
         "statistics:object?",
         "chart:object",
     )
+    tuning = "/v1/tunings/{job_id}"
+    tuning_started = obj(
+        "job_id:string",
+        "status:string",
+        "seed:string",
+        "configurations:integer",
+        "games_per_configuration:integer",
+        "games:integer",
+    )
     tuned = obj(
+        "job_id:string",
+        "status:string",
+        "progress:number",
+        "games:integer",
+        "games_done:integer",
+        "error:string?",
         "target:string",
         "value:number",
         "games_per_configuration:integer",
         "configurations:integer",
         "seed:string",
-        "candidates:array",
+        "candidates:array?",
     )
     svg: dict[str, object] = {"type": "string", "description": "An SVG document."}
     return [
@@ -126,10 +139,21 @@ def simulation_operations() -> list[Operation]:
                   errors=(*JOB_ERRORS, 409), params=(JOB_ID_PARAM,),
                   media_type="image/svg+xml",
                   description="409 `chart_not_ready` until the DC sweep has succeeded."),
-        Operation("post", "/v1/tunings", "tune", "Find configurations near a target difficulty",
-                  "simulations", TuningRequest, tuned, errors=BODY_ERRORS,
-                  description=f"Answered directly; at most {TUNING_BUDGET} games in all "
-                  "(`games_limit_exceeded`)."),
+        Operation("post", "/v1/tunings", "startTuning",
+                  "Start a tuning: find configurations near a target difficulty",
+                  "simulations", TuningRequest, tuning_started, status=202,
+                  errors=(*BODY_ERRORS, 503),
+                  description=f"A worker job like a simulation: at most {TUNING_BUDGET} games "
+                  "at the default 500 turns, in game-turns (`games_limit_exceeded`); it "
+                  "counts towards the tenant's `DAEDALUS_MAX_JOBS_PER_TENANT` jobs at once "
+                  "(429 `too_many_jobs`)."),
+        Operation("get", tuning, "getTuning",
+                  "A tuning's status, progress and, when done, the nearest configurations",
+                  "simulations", None, tuned, errors=JOB_ERRORS, params=(JOB_ID_PARAM,),
+                  description="`candidates` (best first) once `status` is `succeeded`; "
+                  "404 `tuning_not_found` for an unknown id or another tenant's."),
+        Operation("delete", tuning, "cancelTuning", "Cancel a tuning", "simulations",
+                  None, tuned, errors=JOB_ERRORS, params=(JOB_ID_PARAM,)),
     ]  # fmt: skip
 
 

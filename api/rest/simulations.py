@@ -2,13 +2,12 @@
 
 `POST /v1/simulations` answers 202 with the job id; `GET /v1/simulations/{id}` shows its
 status, progress and (when done) statistics; `GET /v1/simulations/{id}/chart.svg` draws
-escape rate against DC; `DELETE /v1/simulations/{id}` cancels. `POST /v1/tunings` answers
-the tuner's best configurations directly (its search is bounded). See api/simulations.py.
+escape rate against DC; `DELETE /v1/simulations/{id}` cancels. `POST /v1/tunings` queues
+a tuning the same way (202), `GET /v1/tunings/{id}` shows its progress and, when done,
+the configurations nearest the target, `DELETE /v1/tunings/{id}` cancels. See api/simulations.py.
 """
 
 from __future__ import annotations
-
-import asyncio
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -61,21 +60,34 @@ async def cancel_simulation(request: Request) -> Response:
 
 
 async def start_tuning(request: Request) -> Response:
-    """POST /v1/tunings: the configurations nearest a target escape rate or mean turns."""
+    """POST /v1/tunings: check the request, queue the tuning job; 202 with its id."""
     body = await read_model(request, simulations.TuningRequest)
     await spend_tokens(request, simulations.tuning_price(body), "this tuning")
-    async with _tuning_slot(request):
-        return JSONResponse(await run_in_threadpool(simulations.tuning, body))
+    jobs = simulations.jobs_of(request)
+    limit = request.app.state.settings.max_jobs_per_tenant
+    started = await run_in_threadpool(
+        simulations.start_tuning, jobs, tenant_of(request), body, limit
+    )
+    location = f"/v1/tunings/{started['job_id']}"
+    return JSONResponse(started, status_code=202, headers={"Location": location})
 
 
-def _tuning_slot(request: Request) -> asyncio.Semaphore:
-    """One tuning at a time per API process: a burst of them queues here instead of
-    taking every thread (and the CPU) from the other requests."""
-    state = request.app.state
-    slot: asyncio.Semaphore | None = getattr(state, "tuning_slot", None)
-    if slot is None:
-        slot = state.tuning_slot = asyncio.Semaphore(1)
-    return slot
+async def get_tuning(request: Request) -> Response:
+    """GET /v1/tunings/{id}: status, progress and, when done, the candidates."""
+    jobs = simulations.jobs_of(request)
+    shown = await run_in_threadpool(
+        simulations.view_tuning, jobs, tenant_of(request), _job_id(request)
+    )
+    return JSONResponse(shown, headers={"Cache-Control": "no-store"})
+
+
+async def cancel_tuning(request: Request) -> Response:
+    """DELETE /v1/tunings/{id}: cancel the tuning."""
+    jobs = simulations.jobs_of(request)
+    shown = await run_in_threadpool(
+        simulations.cancel_tuning, jobs, tenant_of(request), _job_id(request)
+    )
+    return JSONResponse(shown)
 
 
 _ID = "{job_id:str}"
@@ -86,4 +98,6 @@ routes: list[BaseRoute] = [
     Route(f"/simulations/{_ID}", cancel_simulation, methods=["DELETE"]),
     Route(f"/simulations/{_ID}/chart.svg", get_chart, methods=["GET"]),
     Route("/tunings", start_tuning, methods=["POST"]),
+    Route(f"/tunings/{_ID}", get_tuning, methods=["GET"]),
+    Route(f"/tunings/{_ID}", cancel_tuning, methods=["DELETE"]),
 ]

@@ -12,10 +12,10 @@ import math
 import re
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from services.maze.model import MazeModel
 
@@ -28,14 +28,26 @@ _EPOCH_MONDAY = date(2000, 1, 3)
 _MIN_T, _MAX_T = -62_000_000_000.0, 253_000_000_000.0
 
 
+def _kind_required(schema: dict[str, Any]) -> None:
+    """In the contract the tag is required: a body without it matches no cadence (the
+    default only serves code building a cadence)."""
+    required = schema.setdefault("required", [])
+    if "kind" not in required:
+        required.insert(0, "kind")
+
+
 class ManualCadence(MazeModel):
     """Downtimes pass only when the GM advances the campaign."""
+
+    model_config = ConfigDict(json_schema_extra=_kind_required)
 
     kind: Literal["manual"] = "manual"
 
 
 class IntervalCadence(MazeModel):
     """A tick every `every_seconds` after the anchor, each passing `downtimes_per_tick`."""
+
+    model_config = ConfigDict(json_schema_extra=_kind_required)
 
     kind: Literal["interval"] = "interval"
     every_seconds: Annotated[int, Field(ge=1, le=31_622_400)]
@@ -44,6 +56,8 @@ class IntervalCadence(MazeModel):
 
 class WeeklyCadence(MazeModel):
     """The broadcast schedule: ticks on these weekdays at a local wall-clock time."""
+
+    model_config = ConfigDict(json_schema_extra=_kind_required)
 
     kind: Literal["weekly"] = "weekly"
     days: Annotated[tuple[Day, ...], Field(min_length=1, max_length=7)]

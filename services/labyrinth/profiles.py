@@ -46,7 +46,11 @@ class CheckProfile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    stats: dict[Stat, str] = Field(default_factory=_d20_stats)
+    stats: dict[Stat, str] = Field(
+        default_factory=_d20_stats,
+        description="A dice expression (a total) for every stat.",
+        json_schema_extra={"required": [s.value for s in Stat]},
+    )
     initiative: str = "1d20"
     disarm: str = "1d20"
 

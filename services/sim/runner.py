@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from services.sim.vector import run_batch
 from services.sim.vpolicies import vector_form
 
 MAX_GAMES = 10_000_000
+CHECKPOINT = 2_000  # games between progress reports and cancellation checks
 
 
 class SimulationSpec(BaseModel):
@@ -102,3 +104,25 @@ def simulate(spec: SimulationSpec, shards: int = 1) -> Tally:
             run_games(compiled, spec.policy, n, shard_seed(spec.seed, i), spec.max_turns)
         )
     return total
+
+
+def play_checkpointed(
+    spec: SimulationSpec,
+    index: int,
+    size: int,
+    cancelled: Callable[[], bool] = lambda: False,
+    progress: Callable[[int], None] = lambda games: None,
+) -> Tally | None:
+    """Shard `index` of `spec` (`size` games) in sub-seeded checkpoints of `CHECKPOINT`
+    games: cancellation is checked and progress reported between them, and a rerun is
+    identical. None if cancelled."""
+    compiled = spec.compiled()
+    tally = Tally()
+    for chunk, start in enumerate(range(0, size, CHECKPOINT)):
+        if cancelled():
+            return None
+        n = min(CHECKPOINT, size - start)
+        seed = shard_seed(f"{spec.seed}/{index}", chunk)
+        tally = tally.merge(run_games(compiled, spec.policy, n, seed, spec.max_turns))
+        progress(tally.games)
+    return tally

@@ -400,8 +400,9 @@ def test_refusals_are_problems_with_stable_codes(client: httpx.Client) -> None:
         (campaign.call("POST", "/advance", campaign.gm, json={"through": 500}),
          422, "invalid_request"),
         (campaign.call("GET", "/ticks", campaign.gm, params={"limit": 0}), 422, "invalid_request"),
+        # Schema-valid, but no such time zone: a constraint stated in words.
         (campaign.call("PUT", "/cadence", campaign.gm, json={"cadence": NOWHERE}),
-         422, "invalid_request"),
+         422, "constraint_violation"),
         (campaign.call("POST", "/choices", campaign.gm,
                        json={"runner": "r1", "activity": "gather", "seen_version": 1}),
          409, "version_conflict"),

@@ -1,15 +1,15 @@
 """schemathesis against the running server's GraphQL endpoint.
 
-The schema is the app's own,
-by introspection (a test below checks that the running server publishes the same one), so
-the cases are known at collection time. Every Query and Mutation root field is fuzzed
-with queries that hypothesis-graphql generates from the schema (bounded: a fixed number
-of derandomized examples per field), and each answer must come without a 5xx, without a
-GraphQL error that schemathesis counts as a server error or a schema violation (a null in
-a non-null field), and without the masked "Internal error." that stands for an exception
-escaping a resolver. Expected failures are `Problem` union members, and a
-query the server refuses on its shape (the depth, alias and token limits) is a readable
-client error, so neither trips the checks.
+The schema is the app's own, by introspection (a test below checks that the running
+server publishes the same one), so the cases are known at collection time. Every Query
+and Mutation root field is fuzzed with queries that hypothesis-graphql generates from
+the schema, valid and invalid (bounded: a fixed number of derandomized examples per
+field), posted to `/graphql`. Every check schemathesis has for GraphQL runs: no 5xx and
+no GraphQL error counted as a server error; answers conform to the schema (no null in a
+non-null field); a schema-valid query is answered without errors (expected failures are
+`Problem` union members, data); a schema-violating query is refused with errors. And no
+answer carries the masked "Internal error." that stands for an exception escaping a
+resolver.
 
 Not fuzzed:
 * the Subscription root: schemathesis generates only queries and mutations, and
@@ -17,7 +17,8 @@ Not fuzzed:
   tests drive `sessionEvents` over a real WebSocket);
 * the simulation fields (`startSimulation`, `simulation`, ...): each queued simulation
   is a Celery job, the server under test runs without a worker, and the simulation API
-  has its own tests.
+  has its own tests. (The tuning fields are fuzzed: a tuning stays queued, and past the
+  tenant's cap the answer is a `too_many_jobs` Problem.)
 
 The session and campaign fields are fuzzed too: with generated (forged) tokens and ids they answer
 a `Problem`, never an error. `JSON` arguments get arbitrary JSON mixed with a few shapes
@@ -54,9 +55,12 @@ from api.graphql.schema import schema as app_schema
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 MASKED = "Internal error."
+# Every check schemathesis has for GraphQL.
 CHECKS: list[Any] = [
     schemathesis.checks.not_a_server_error,
     schemathesis.checks.response_schema_conformance,
+    schemathesis.checks.positive_data_acceptance,
+    schemathesis.checks.negative_data_rejection,
 ]
 FUZZ = settings(
     max_examples=30,
@@ -124,7 +128,10 @@ def test_the_server_publishes_the_fuzzed_schema(server_url: str) -> None:
 @schema.parametrize()
 @FUZZ
 def test_graphql_fields(case: schemathesis.Case[Any], server_url: str) -> None:
-    response = case.call(base_url=server_url)
+    response = case.call(base_url=f"{server_url}/graphql")
     assert response.status_code < 500, response.text
+    # A GraphQL answer (the fuzz once posted to `/` and judged its 404s).
+    payload = response.json()
+    assert "data" in payload or "errors" in payload, response.text
     assert MASKED not in response.text, f"{case.body!r}\n{response.text}"
     case.validate_response(response, checks=CHECKS)

@@ -243,7 +243,8 @@ def test_rest_effect_dice_from_ability_and_skill(client: httpx.Client) -> None:
     unskilled = {"ability": 7, "unskilled": True}
     assert_problem(client.post("/v1/haze/effects", json=unskilled), 422, "no_related_skill")
     both = {"dice": 2, "ability": 7}
-    assert_problem(client.post("/v1/haze/effects", json=both), 422, "invalid_request")
+    # Either dice or an ability, not both: schema-valid, refused by a stated constraint.
+    assert_problem(client.post("/v1/haze/effects", json=both), 422, "constraint_violation")
 
 
 def test_graphql_re_actions_initiative_and_refusals(client: httpx.Client) -> None:
@@ -276,6 +277,7 @@ def test_graphql_re_actions_initiative_and_refusals(client: httpx.Client) -> Non
     initiative = data["hazeInitiative"]
     assert initiative["ambush"] and initiative["order"] == [["Ann"]]
     assert [r["name"] for r in initiative["rolls"]] == ["Ann"]
-    assert data["over"] == {"code": "invalid_request", "field": "state.body"}
+    # Points over the health score: schema-valid, refused by a stated constraint.
+    assert data["over"] == {"code": "constraint_violation", "field": "state.body"}
     assert data["empty"] == {"code": "no_participants"}
     assert data["longSeed"] == {"code": "invalid_request", "field": "seed"}

@@ -44,7 +44,8 @@ def test_rest_check_odds_and_refusals(client: httpx.Client) -> None:
     # Resisting needs 3 points: faces 1..3.
     assert odds["difficulty"] == 3 and odds["success"]["fraction"] == "3/10"
     missing = client.post("/v1/haze/ability-checks", json={"check": "lift", "ability": 6})
-    assert "weight_lb" in str(assert_problem(missing, 422, "invalid_request")["errors"])
+    # A lift needs weight_lb: a constraint the check's description states.
+    assert "weight_lb" in str(assert_problem(missing, 422, "constraint_violation")["errors"])
     stranger = {"check": "befriend", "ability": 6, "human_like": False}
     assert_problem(client.post("/v1/haze/ability-checks", json=stranger), 422, "cannot_befriend")
 
@@ -137,7 +138,7 @@ def test_graphql_checks_spells_and_complex_odds(client: httpx.Client) -> None:
     assert complex_odds["done"]["fraction"] == "16373/25000"
     assert complex_odds["meanRounds"]["fraction"] == "6049/2000"
     assert [r["round"] for r in complex_odds["rounds"]] == [1, 2, 3, 4, 5]
-    assert data["nobody"] == {"code": "invalid_request", "field": "participants"}
+    assert data["nobody"] == {"code": "constraint_violation", "field": "participants"}
 
 
 def test_graphql_complex_round_with_each_round_recovery_keeps_going(client: httpx.Client) -> None:

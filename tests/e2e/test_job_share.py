@@ -60,3 +60,29 @@ def test_a_tenants_concurrent_jobs_are_capped_and_a_finished_one_frees_its_place
         assert first.delete(f"/v1/simulations/{job}").json()["status"] == "cancelled"
         assert _start(first).status_code == 202
         assert _start(first).status_code == 429
+
+
+def test_tunings_are_jobs_that_share_the_tenants_cap(tenants: tuple[str, str, str]) -> None:
+    url, _a, b = tenants
+    tuning = {"preset": "enchanted_forest_v1", "target": "escape_rate", "value": 0.5}
+    with httpx.Client(base_url=url, headers={"X-API-Key": b}) as client:
+        answers = []
+        for _ in range(3):  # the cap is 2: the tenant may already hold a simulation
+            answers.append(client.post("/v1/tunings", json=tuning))
+            if answers[-1].status_code != 202:
+                break
+        codes = [a.status_code for a in answers]
+        assert codes[0] == 202 and codes[-1] == 429, [a.text for a in answers]
+        assert answers[-1].json()["code"] == "too_many_jobs"
+        # No worker runs here: the tuning stays queued, with nothing to show yet.
+        job = answers[0].json()["job_id"]
+        queued = client.get(f"/v1/tunings/{job}").json()
+        assert (queued["status"], queued["games_done"], queued["candidates"]) == (
+            "queued",
+            0,
+            None,
+        )
+        assert queued["games"] == 13 * 1_000  # DCs 8 to 20, 1,000 games each
+        # A cancelled tuning frees its place, for a simulation as for a tuning.
+        assert client.delete(f"/v1/tunings/{job}").json()["status"] == "cancelled"
+        assert _start(client).status_code == 202

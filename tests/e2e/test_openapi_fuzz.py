@@ -4,15 +4,19 @@ Every REST operation is fuzzed with data generated from the contract, positive a
 negative (bounded: a fixed number of derandomized examples per operation), against a
 server that requires API keys, as production does (schemathesis sends the key the
 contract's `ApiKey` scheme names, and tries without it). Every check schemathesis has
-runs but one: no 5xx; status code, content type, headers and body as the contract
-declares; every schema-violating request refused (`negative_data_rejection`: no
-`true` read as 1, no missing required body, no missing key); a request with a missing
-or invalid key refused; an unsupported method refused.
+runs: no 5xx; status code, content type, headers and body as the contract declares;
+every schema-violating request refused (`negative_data_rejection`: no `true` read as 1,
+no missing required body, no missing key); a request with a missing or invalid key
+refused; an unsupported method refused; and every schema-valid request accepted.
 
-The one left out is `positive_data_acceptance`: the rules refuse some schema-valid
-requests on purpose, with a 422 whose code says why (`spell_too_difficult`,
-`character_dead`, a body giving neither of two ways to name a roller, which JSON Schema
-in the contract does not yet express), and that check would count each as a failure.
+That last one in this project's reading (`positive_data_acceptance_by_the_contract`,
+in place of schemathesis's `positive_data_acceptance`): a schema-valid request is
+accepted, or refused with a code other than `invalid_request`: by a rule of the game
+(`spell_too_difficult`, `character_dead`, 422), by a constraint the contract states in
+words that JSON Schema cannot (`constraint_violation`: two fields that exclude each
+other, a count within another, dice notation in a string), by a dice expression's syntax
+(400 `syntax_error`), or because an id names nothing (404) or the caller may not (401,
+403). `invalid_request` would mean the server's validation is stricter than its schema.
 
 The session operations that need a role token are fuzzed against a real session with
 its GM token, and the campaign operations against a real campaign with its GM token.
@@ -41,7 +45,42 @@ from tests.e2e.conftest import serve
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
+# What a refusal of a schema-valid request may say: a rule of the game refused it (a
+# domain code such as `spell_too_difficult`), the id names nothing (404), the caller may
+# not (401/403), the state forbids it now (409), or the service asks to wait (429/503).
+# A rule's refusal is a 422 (400 for a dice expression's syntax, a grammar the contract
+# states in words) with the rule's own code; never `invalid_request` (the server's
+# validation stricter than the contract), never 413, never a 500.
+CONTRACT_CODES = {"invalid_request", "invalid_json", "body_too_large"}
+ALLOWED_REFUSALS = {401, 403, 404, 409, 429, 503}
+
+
+@schemathesis.check
+def positive_data_acceptance_by_the_contract(
+    ctx: Any, response: Any, case: schemathesis.Case[Any]
+) -> bool | None:
+    """schemathesis's `positive_data_acceptance`, except that a rule of the game may
+    refuse a well-formed request with its own 422 code: every schema-valid request is
+    accepted or refused for a reason the contract cannot express."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None
+    status = response.status_code
+    if status < 400 or status in ALLOWED_REFUSALS:
+        return None
+    try:
+        code = response.json().get("code")
+    except ValueError:
+        code = None
+    if status in (400, 422) and code not in CONTRACT_CODES:
+        return None
+    raise AssertionError(
+        f"a schema-valid request was refused: {status} {code!r}: {response.text[:300]}"
+    )
+
+
 CHECKS: list[Any] = [
+    positive_data_acceptance_by_the_contract,
     schemathesis.checks.not_a_server_error,
     schemathesis.checks.status_code_conformance,
     schemathesis.checks.content_type_conformance,

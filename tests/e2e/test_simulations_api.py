@@ -225,6 +225,23 @@ def test_limits_are_refused_before_any_work(service: Service) -> None:
     assert setting.json()["code"] == "invalid_request"
 
 
+def _wait_tuning(http: httpx.Client, job: str, timeout: float = 120) -> list[dict[str, Any]]:
+    """Every distinct state of a tuning job until it has finished."""
+    deadline = time.monotonic() + timeout
+    states: list[dict[str, Any]] = []
+    while time.monotonic() < deadline:
+        shown: dict[str, Any] = http.get(f"/v1/tunings/{job}").json()
+        if not states or (shown["status"], shown["games_done"]) != (
+            states[-1]["status"],
+            states[-1]["games_done"],
+        ):
+            states.append(shown)
+        if shown["status"] in ("succeeded", "failed", "cancelled"):
+            return states
+        time.sleep(0.05)
+    raise AssertionError(f"tuning {job} did not finish")
+
+
 def test_the_tuner_answers_a_target_escape_rate(service: Service) -> None:
     body = {
         "preset": "enchanted_forest_v2",
@@ -232,14 +249,113 @@ def test_the_tuner_answers_a_target_escape_rate(service: Service) -> None:
         "value": 0.5,
         "dc_from": 8,
         "dc_to": 18,
-        "games": 1_000,
+        "games": 5_000,
         "seed": "tune",
     }
     with service.client("acme") as http:
         response = http.post("/v1/tunings", json=body)
-    assert response.status_code == 200, response.text
-    tuned = response.json()
+        assert response.status_code == 202, response.text
+        started = response.json()
+        assert response.headers["location"] == f"/v1/tunings/{started['job_id']}"
+        assert started["configurations"] == 11 and started["games"] == 11 * 5_000
+        states = _wait_tuning(http, started["job_id"])
+    tuned = states[-1]
+    assert tuned["status"] == "succeeded", tuned
+    # Progress was seen on the way (checkpoints of 2,000 games), and only ever grew.
+    done = [s["games_done"] for s in states]
+    assert done == sorted(done) and done[-1] == 55_000
+    assert any(0 < d < 55_000 for d in done), done
+    assert all(s["candidates"] is None for s in states[:-1])
     distances = [c["distance"] for c in tuned["candidates"]]
     assert distances == sorted(distances) and len(distances) == 5
     best = tuned["candidates"][0]
     assert abs(best["summary"]["escape_rate"] - 0.5) == pytest.approx(best["distance"])
+    assert (tuned["configurations"], tuned["seed"]) == (11, "tune")
+
+
+def test_a_tuning_is_cancelled_and_belongs_to_its_tenant(service: Service) -> None:
+    # An endless labyrinth (only Dead Ends, no monster to kill) to the turn cap: a long job.
+    with service.client("acme") as http:
+        forest = next(
+            p["definition"] for p in http.get("/v1/labyrinths/presets").json()["presets"]
+            if p["name"] == "enchanted_forest_v1"
+        )  # fmt: skip
+        endless = {
+            **forest,
+            "deck": {"right_path": 0, "dead_end": 20, "monster": 0, "trap": 0},
+            "victory": {"right_paths": 5, "kill_monster": False},
+        }
+        body = {
+            "definition": endless,
+            "target": "mean_turns",
+            "value": 10,
+            "dc_from": 10,
+            "dc_to": 12,
+            "games": 10_000,
+            "max_turns": 1_000,
+            "combat": {"model": "win_probability", "win": 1.0},  # no party is defeated
+        }
+        started = http.post("/v1/tunings", json=body)
+        assert started.status_code == 202, started.text
+        job = started.json()["job_id"]
+        with service.client("globex") as other:
+            for answer in (other.get(f"/v1/tunings/{job}"), other.delete(f"/v1/tunings/{job}")):
+                assert (answer.status_code, answer.json()["code"]) == (404, "tuning_not_found")
+        # A tuning is not a simulation, and a simulation is not a tuning.
+        as_simulation = http.get(f"/v1/simulations/{job}")
+        assert (as_simulation.status_code, as_simulation.json()["code"]) == (
+            404,
+            "simulation_not_found",
+        )
+        deadline = time.monotonic() + 60
+        while http.get(f"/v1/tunings/{job}").json()["games_done"] == 0:
+            assert time.monotonic() < deadline, "the tuning never started"
+            time.sleep(0.05)
+        cancelled = http.delete(f"/v1/tunings/{job}")
+        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        at_cancel = cancelled.json()["games_done"]
+        # The worker stops at its next checkpoint (2,000 games): wait until it is quiet.
+        seen = [at_cancel]
+        while len(seen) < 3 or seen[-1] != seen[-2]:
+            assert time.monotonic() < deadline + 60, seen
+            time.sleep(1.0)
+            seen.append(http.get(f"/v1/tunings/{job}").json()["games_done"])
+        after = http.get(f"/v1/tunings/{job}").json()
+    assert after["status"] == "cancelled" and after["candidates"] is None
+    # At most the checkpoint in flight was played after the cancel, of 30,000 games.
+    assert after["games_done"] <= at_cancel + 2_000 < after["games"] == 30_000, after
+
+
+def test_graphql_starts_reads_and_cancels_a_tuning(service: Service) -> None:
+    start = """mutation { startTuning(preset: "enchanted_forest_v1", target: ESCAPE_RATE,
+      value: 0.6, dcFrom: 9, dcTo: 11, games: 500, seed: "gql-tune") {
+      __typename ... on StartedTuning { jobId configurations games }
+      ... on Problem { code message } } }"""
+    read = """query ($id: ID!) { tuning(id: $id) { __typename
+      ... on Tuning { status target gamesDone candidates { dc distance escapeRate
+        meanTurns deck { rightPath deadEnd monster trap } } }
+      ... on Problem { code } } }"""
+    with service.client("acme") as http:
+        started = http.post("/graphql", json={"query": start}).json()["data"]["startTuning"]
+        assert started["__typename"] == "StartedTuning", started
+        assert (started["configurations"], started["games"]) == (3, 1_500)
+        variables = {"id": started["jobId"]}
+        _wait_tuning(http, started["jobId"])
+        shown = http.post("/graphql", json={"query": read, "variables": variables}).json()
+        rest = http.get(f"/v1/tunings/{started['jobId']}").json()
+        with service.client("globex") as other:
+            hidden = other.post("/graphql", json={"query": read, "variables": variables})
+        wrong = http.post("/graphql", json={"query": start.replace("0.6", "1.5")}).json()
+    tuning = shown["data"]["tuning"]
+    assert (tuning["status"], tuning["target"], tuning["gamesDone"]) == (
+        "succeeded",
+        "ESCAPE_RATE",
+        1_500,
+    )
+    # The same candidates over both transports.
+    assert [(c["dc"], c["distance"]) for c in tuning["candidates"]] == [
+        (c["dc"], c["distance"]) for c in rest["candidates"]
+    ]
+    assert tuning["candidates"][0]["deck"]["deadEnd"] == rest["candidates"][0]["deck"]["dead_end"]
+    assert hidden.json()["data"]["tuning"] == {"__typename": "Problem", "code": "tuning_not_found"}
+    assert wrong["data"]["startTuning"]["code"] == "invalid_simulation"

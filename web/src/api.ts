@@ -198,12 +198,32 @@ export interface Job extends Json {
 export const startSimulation = (body: Json): Promise<Job> => rest("POST", "/simulations", body);
 export const getSimulation = (id: string): Promise<Job> =>
   rest("GET", `/simulations/${encodeURIComponent(id)}`);
-export interface Tuned {
+export interface Tuned extends Job {
+  progress: number;
+  error: string | null;
   configurations: number;
-  candidates: { dc: number; distance: number; summary: Json }[];
+  candidates: { dc: number; distance: number; summary: Json }[] | null;
 }
-/** The labyrinth's DCs nearest a target escape rate (a bounded search, answered directly). */
-export const tune = (body: Json): Promise<Tuned> => rest("POST", "/tunings", body);
+/** Queue a tuning (a worker job): the labyrinth's DCs nearest a target escape rate. */
+export const startTuning = (body: Json): Promise<Job> => rest("POST", "/tunings", body);
+export const getTuning = (id: string): Promise<Tuned> =>
+  rest("GET", `/tunings/${encodeURIComponent(id)}`);
+export const cancelTuning = (id: string): Promise<Tuned> =>
+  rest("DELETE", `/tunings/${encodeURIComponent(id)}`);
+const FINISHED = new Set(["succeeded", "failed", "cancelled"]);
+/** Read the tuning every `everyMs` until it has finished, telling `onState` each time. */
+export async function followTuning(
+  id: string,
+  onState: (tuned: Tuned) => void,
+  everyMs = 250,
+): Promise<Tuned> {
+  for (;;) {
+    const tuned = await getTuning(id);
+    onState(tuned);
+    if (FINISHED.has(tuned.status)) return tuned;
+    await new Promise((done) => setTimeout(done, everyMs));
+  }
+}
 export const chartUrl = (id: string): string => `/v1/simulations/${encodeURIComponent(id)}/chart.svg`;
 
 // ---- live updates -------------------------------------------------------------------

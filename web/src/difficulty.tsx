@@ -1,6 +1,15 @@
 // The difficulty page: run a simulation with a live progress bar, then its chart and statistics.
 import { useEffect, useState } from "preact/hooks";
-import { chartUrl, followSimulation, getSimulation, presets as loadPresets, startSimulation, tune } from "./api";
+import {
+  cancelTuning,
+  chartUrl,
+  followSimulation,
+  followTuning,
+  getSimulation,
+  presets as loadPresets,
+  startSimulation,
+  startTuning,
+} from "./api";
 import type { ApiError, Json, Preset, Tuned } from "./api";
 import { KEY_CODES } from "./api";
 import { KeyEntry } from "./gm";
@@ -16,14 +25,20 @@ function Tuning({ preset }: { preset: string }) {
   const run = async (event: Event): Promise<void> => {
     event.preventDefault();
     setError(null);
+    setTuned(null);
     setBusy(true);
     try {
-      setTuned(await tune({ preset, target: "escape_rate", value: target / 100, games: 300 }));
+      const started = await startTuning({ preset, target: "escape_rate", value: target / 100, games: 300 });
+      const done = await followTuning(started.job_id, setTuned);
+      if (done.status === "failed") setError(errorOf(new Error(done.error ?? "the tuning failed")));
     } catch (e) {
       setError(errorOf(e));
     } finally {
       setBusy(false);
     }
+  };
+  const cancel = (): void => {
+    if (tuned) cancelTuning(tuned.job_id).then(setTuned, (e: unknown) => setError(errorOf(e)));
   };
   return (
     <form class="panel" onSubmit={run} aria-label="Tune a labyrinth">
@@ -40,8 +55,17 @@ function Tuning({ preset }: { preset: string }) {
       <button type="submit" disabled={busy}>
         {busy ? "Tuning…" : "Tune"}
       </button>
+      {busy && tuned && (
+        <>
+          {" "}
+          <progress value={tuned.progress} max={1} aria-label="Tuning progress" /> {percent(tuned.progress)}{" "}
+          <button type="button" onClick={cancel}>
+            Cancel tuning
+          </button>
+        </>
+      )}
       <Problem error={error} />
-      {tuned && (
+      {tuned?.candidates && (
         <table class="tuned">
           <caption>Nearest of {tuned.configurations} configurations</caption>
           <thead>

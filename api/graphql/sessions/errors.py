@@ -18,7 +18,7 @@ def as_problem(error: Exception) -> Problem:
     if isinstance(error, InvalidRequest):
         first = error.errors[0]["loc"] if error.errors else []
         return Problem(
-            code="invalid_request",
+            code=error.code,
             message=error.detail,
             field=".".join(str(p) for p in first) or None,
         )

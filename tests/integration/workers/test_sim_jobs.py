@@ -12,10 +12,11 @@ import psutil
 import pytest
 import redis
 
-from services.sim.runner import SimulationSpec, shard_sizes
+from services.sim.runner import SimulationSpec, play_checkpointed, shard_sizes
 from services.sim.stats import Tally
+from services.sim.tuner import TuningPlan, report
 from workers.jobs import Jobs
-from workers.tasks import expected_result, play_shard, submit
+from workers.tasks import expected_result, submit, submit_tuning
 
 pytestmark = pytest.mark.slow
 
@@ -65,7 +66,7 @@ def test_finishers_racing_on_one_job_record_its_result_once(worker_url: str) -> 
         setup = Jobs(redis.Redis.from_url(worker_url))
         job = setup.create(spec, 2)
         for i, n in enumerate(shard_sizes(spec.games, 2)):
-            tally = play_shard(spec, i, n)
+            tally = play_checkpointed(spec, i, n)
             assert tally is not None
             setup.store_shard(job, i, tally)
         finishers = [Jobs(redis.Redis.from_url(worker_url)) for _ in range(8)]
@@ -149,3 +150,36 @@ def test_a_small_job_is_not_queued_behind_a_large_one(jobs: Jobs) -> None:
     finally:
         jobs.cancel(large)
         wait_for(large, jobs)
+
+
+def test_a_tuning_killed_mid_run_plays_again_and_records_the_in_process_answer_once(
+    jobs: Jobs, worker: subprocess.Popen[bytes]
+) -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v1", seed="tune-kill")
+    plan = TuningPlan(
+        target="escape_rate", value=0.4, dc_from=9, dc_to=14, games=40_000, seed="tune-kill",
+        best=3,
+    )  # fmt: skip
+    whole = spec.model_copy(update={"games": 6 * 40_000})
+    job = submit_tuning(jobs, whole, plan, owner="tenant-a")
+    deadline = time.monotonic() + 60
+    while (jobs.get(job) or {}).get("games_done", 0) == 0:
+        assert time.monotonic() < deadline, "the tuning never started"
+        time.sleep(0.01)
+    children = psutil.Process(worker.pid).children()
+    assert children, "the worker has no pool child"
+    for child in children:
+        os.kill(child.pid, signal.SIGKILL)
+    killed = jobs.get(job)
+    assert killed is not None and killed["status"] == "running", killed
+    assert 0 < killed["games_done"] < 240_000  # killed mid-run
+    info = wait_for(job, jobs, timeout=240)
+    assert info["status"] == "succeeded", info
+    assert info["games_done"] == 240_000
+    expected = plan.run(spec)
+    assert expected is not None
+    result = info["result"]
+    assert isinstance(result, dict) and result["candidates"] == report(expected)
+    # A second delivery (after a lost ack) records nothing: the first answer stands.
+    assert not jobs.record(job, {"candidates": []})
+    assert jobs.get(job) == info

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from typing import Annotated, Literal
 
 import pytest
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from api.bodies import parse_model
 from api.models import CommitmentRequest, FairRollRequest, RollRequest
@@ -54,3 +56,71 @@ def test_the_nonce_is_a_non_negative_integer(nonce: object, ok: bool) -> None:
     else:
         with pytest.raises(InvalidRequest):
             parse_model(json.dumps(raw), FairRollRequest)
+
+
+class EitherBody(BaseModel):
+    die: int | None = None
+    character: str | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> EitherBody:
+        if (self.die is None) == (self.character is None):
+            raise ValueError("give either die or character")
+        return self
+
+
+class NamedProfile(BaseModel):
+    system: Literal["named"]
+
+
+class StatsProfile(BaseModel):
+    stats: dict[str, str]
+
+    @field_validator("stats")
+    @classmethod
+    def _all(cls, value: dict[str, str]) -> dict[str, str]:
+        if "STR" not in value:
+            raise ValueError("missing stats: STR")
+        return value
+
+
+class MemberBody(BaseModel):
+    profile: Annotated[NamedProfile, Field(discriminator="system")] | StatsProfile
+    rolls: list[EitherBody] = Field(default_factory=list, min_length=1)
+
+
+def _code(model: type[BaseModel], raw: str) -> str:
+    with pytest.raises(InvalidRequest) as refused:
+        parse_model(raw, model)
+    return refused.value.code
+
+
+@pytest.mark.parametrize(
+    ("model", "raw", "code"),
+    [
+        # Matches the schema, breaks a constraint stated in words.
+        (EitherBody, "{}", "constraint_violation"),
+        (EitherBody, '{"die": 4, "character": "x"}', "constraint_violation"),
+        # Does not match the schema: a wrong type, with or without a broken constraint.
+        (EitherBody, '{"die": "4"}', "invalid_request"),
+        (EitherBody, '{"die": 4.5}', "invalid_request"),
+        # A union: the value has one member's shape and breaks only its constraint ...
+        (MemberBody, '{"profile": {"stats": {}}, "rolls": [{"die": 4}]}', "constraint_violation"),
+        # ... or fits no member's shape.
+        (MemberBody, '{"profile": {"stats": 3}, "rolls": [{"die": 4}]}', "invalid_request"),
+        # A list whose every item broke a constraint is not also "too short".
+        (MemberBody, '{"profile": {"system": "named"}, "rolls": [{}]}', "constraint_violation"),
+        (MemberBody, '{"profile": {"system": "named"}, "rolls": []}', "invalid_request"),
+    ],
+)
+def test_a_refusal_says_whether_the_schema_or_a_stated_constraint_refused(
+    model: type[BaseModel], raw: str, code: str
+) -> None:
+    assert _code(model, raw) == code
+
+
+def test_an_integral_number_is_an_integer_and_a_fraction_is_not() -> None:
+    assert parse_model('{"die": 4.0}', EitherBody).die == 4
+    assert parse_model('{"die": 4e0, "character": null}', EitherBody).die == 4
+    with pytest.raises(InvalidRequest):
+        parse_model('{"die": true}', EitherBody)

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from services.sim.chart import escape_rate_svg
-from services.sim.runner import SimulationSpec, simulate
+from services.sim.runner import CHECKPOINT, SimulationSpec, simulate
 from services.sim.stats import summarise, wilson
 from services.sim.tuner import tune
 
@@ -87,6 +87,7 @@ def test_the_tuner_finds_a_dc_achieving_the_target_within_tolerance() -> None:
         preset="enchanted_forest_v2", policy="greedy", combat={"model": "checks"}, seed="tune"
     )
     best = tune(spec, "escape_rate", 0.5, range(8, 21), games=500, best=3)
+    assert best is not None
     assert [c.distance for c in best] == sorted(c.distance for c in best)
     chosen = best[0]
     check = spec.model_copy(update={"dc": chosen.dc, "games": 4_000, "seed": "check"})
@@ -95,3 +96,41 @@ def test_the_tuner_finds_a_dc_achieving_the_target_within_tolerance() -> None:
         check = check.model_copy(update={"definition": maze, "dc": None})
     measured = summarise(simulate(check))["escape_rate"]
     assert abs(measured - 0.5) < 0.08
+
+
+def test_a_tuning_reports_progress_between_checkpoints_and_stops_when_cancelled() -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v2", seed="tune-progress")
+    games = CHECKPOINT + 500  # two checkpoints per configuration
+    reported: list[int] = []
+    best = tune(spec, "escape_rate", 0.5, range(10, 13), [], games, progress=reported.append)
+    assert best == []  # no deck: nothing tried
+    best = tune(spec, "escape_rate", 0.5, range(10, 13), None, games, progress=reported.append)
+    assert best is not None
+    configurations = len(reported) // 2
+    assert configurations >= 3 and len(reported) == 2 * configurations
+    assert reported == sorted(reported) and reported[-1] == configurations * games
+    # Asked between checkpoints: cancelled after the third report, nothing is played on.
+    seen: list[int] = []
+    stopped = tune(
+        spec,
+        "escape_rate",
+        0.5,
+        range(10, 13),
+        None,
+        games,
+        cancelled=lambda: len(seen) >= 3,
+        progress=seen.append,
+    )
+    assert stopped is None and seen == reported[:3]
+
+
+def test_a_tuning_played_again_from_its_seed_is_the_same() -> None:
+    spec = SimulationSpec(preset="enchanted_forest_v1", seed="again")
+    first = tune(spec, "mean_turns", 20, range(9, 12), games=300)
+    again = tune(spec, "mean_turns", 20, range(9, 12), games=300)
+    assert first is not None and again is not None
+    assert [c.to_json() for c in first] == [c.to_json() for c in again]
+    other = tune(
+        spec.model_copy(update={"seed": "other"}), "mean_turns", 20, range(9, 12), games=300
+    )
+    assert other is not None and [c.summary for c in other] != [c.summary for c in first]
