@@ -101,7 +101,12 @@ def test_eight_clients_retrying_one_command_at_once_all_get_its_result_and_it_is
     recorded_per_id: list[int] = []
     overlaps: list[int] = []
     try:
-        for round_ in range(ROUNDS):
+        # Rounds until ROUNDS of them raced (at least two retries in flight together): on a
+        # loaded machine one client can now and then finish before the next starts; such a
+        # round is checked all the same but not counted as a race.
+        round_ = -1
+        while sum(o >= 2 for o in overlaps) < ROUNDS and round_ < 2 * ROUNDS:
+            round_ += 1
             session, gm, token, move, version = _new_round(setup, round_)
             body = {**move, "command_id": f"retry-{uuid.uuid4().hex}"}
             if round_ % 2:
@@ -127,17 +132,18 @@ def test_eight_clients_retrying_one_command_at_once_all_get_its_result_and_it_is
         for c in (*clients, setup):
             c.close()
     errors = sum(n for status, n in statuses.items() if status != 200)
+    rounds = len(overlaps)
     print(
-        f"\nconcurrent retries: {ROUNDS} rounds x {CLIENTS} clients = {sum(statuses.values())} "
+        f"\nconcurrent retries: {rounds} rounds x {CLIENTS} clients = {sum(statuses.values())} "
         f"answers, {errors} errors {dict(codes)}, rounds recorded once: "
-        f"{sum(recorded_per_id)}/{ROUNDS}, all {CLIENTS} in flight together in "
+        f"{sum(recorded_per_id)}/{rounds}, all {CLIENTS} in flight together in "
         f"{sum(o == CLIENTS for o in overlaps)} rounds, at least 2 in "
         f"{sum(o >= 2 for o in overlaps)}"
     )
     assert errors == 0, dict(codes)
-    assert sum(recorded_per_id) == ROUNDS
-    # The retries really raced: in every round at least two were in flight together.
-    assert all(o >= 2 for o in overlaps), overlaps
+    assert sum(recorded_per_id) == rounds
+    # The retries really raced: in ROUNDS rounds at least two were in flight together.
+    assert sum(o >= 2 for o in overlaps) >= ROUNDS, overlaps
 
 
 def test_a_retried_campaign_advance_passes_one_downtime_however_it_is_retried(

@@ -138,7 +138,7 @@ def test_graphql_checks_spells_and_complex_odds(client: httpx.Client) -> None:
     assert complex_odds["done"]["fraction"] == "16373/25000"
     assert complex_odds["meanRounds"]["fraction"] == "6049/2000"
     assert [r["round"] for r in complex_odds["rounds"]] == [1, 2, 3, 4, 5]
-    assert data["nobody"] == {"code": "constraint_violation", "field": "participants"}
+    assert data["nobody"] == {"code": "invalid_request", "field": "participants"}
 
 
 def test_graphql_complex_round_with_each_round_recovery_keeps_going(client: httpx.Client) -> None:

@@ -38,6 +38,7 @@ class Service:
     url: str
     keys: dict[str, str]
     api: psutil.Process
+    log: Path
 
     def client(self, tenant: str) -> httpx.Client:
         return httpx.Client(
@@ -65,8 +66,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         config.update(config_entry(key, f"{tenant}-app", tenant))
     root = tmp_path_factory.mktemp("long-work")
     env = {"DAEDALUS_API_KEYS": json.dumps(config), "DAEDALUS_WORKER_CONCURRENCY": "1"}
-    with serve(root, env, worker=True) as (url, _log):
-        yield Service(url, keys, _api_process(root / "data"))
+    with serve(root, env, worker=True) as (url, log):
+        yield Service(url, keys, _api_process(root / "data"), log)
 
 
 def _forest(http: httpx.Client) -> dict[str, Any]:
@@ -77,15 +78,22 @@ def _forest(http: httpx.Client) -> dict[str, Any]:
     return found
 
 
-def _submit(http: httpx.Client, path: str, body: dict[str, Any]) -> str:
+def _submit(service: Service, http: httpx.Client, path: str, body: dict[str, Any]) -> str:
     """Start a job, retrying a busy store as a client should (503 with Retry-After: the
-    first submission opens the broker connection, slow on a loaded machine)."""
-    for _ in range(10):
+    first submission opens the broker connection, slow on a loaded machine) for up to
+    30 s; past that, fail with what the server logged."""
+    deadline = time.monotonic() + 30
+    while True:
         answer = http.post(path, json=body)
-        if answer.status_code != 503:
+        if answer.status_code != 503 or time.monotonic() > deadline:
             break
         time.sleep(float(answer.headers.get("Retry-After", "1")))
-    assert answer.status_code == 202, answer.text
+    if answer.status_code != 202:
+        logged = [
+            line for line in service.log.read_text(errors="replace").splitlines()
+            if "/healthz" not in line
+        ]  # fmt: skip
+        raise AssertionError(f"{answer.text}\nserver log:\n" + "\n".join(logged[-40:]))
     job: str = answer.json()["job_id"]
     return job
 
@@ -109,7 +117,7 @@ def test_an_endless_tuning_runs_on_the_worker_and_is_cancelled(service: Service)
         }
         with probing(service.url) as probe:
             started = time.perf_counter()
-            job = _submit(http, "/v1/tunings", body)
+            job = _submit(service, http, "/v1/tunings", body)
             queued_in = time.perf_counter() - started
             deadline = time.monotonic() + 60
             while http.get(f"/v1/tunings/{job}").json()["games_done"] == 0:
@@ -150,7 +158,7 @@ def test_a_small_job_of_one_tenant_is_not_queued_behind_a_large_job_of_another(
     large_body = {"preset": "enchanted_forest_v1", "games": 1_000_000, "chart": None}
     small_body = {"preset": "enchanted_forest_v1", "games": 100, "chart": None}
     with service.client("acme") as acme, service.client("globex") as globex:
-        large = _submit(acme, "/v1/simulations", large_body)
+        large = _submit(service, acme, "/v1/simulations", large_body)
         try:
             deadline = time.monotonic() + 60
             while acme.get(f"/v1/simulations/{large}").json()["status"] != "running":
@@ -158,7 +166,7 @@ def test_a_small_job_of_one_tenant_is_not_queued_behind_a_large_job_of_another(
                 time.sleep(0.05)
             with probing(service.url) as probe:
                 sent = time.perf_counter()
-                small = _submit(globex, "/v1/simulations", small_body)
+                small = _submit(service, globex, "/v1/simulations", small_body)
                 while (shown := globex.get(f"/v1/simulations/{small}").json())[
                     "status"
                 ] not in FINISHED:
