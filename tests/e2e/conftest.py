@@ -57,8 +57,9 @@ def serve(
     log = root / "server.log"
     port = _free_port()
     env = {
-        # The server under test uses its embedded Redis, whatever REDIS_URL says.
-        **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+        # The server under test uses its embedded Redis, whatever REDIS_URL (or the
+        # workers' DAEDALUS_REDIS_URL, which a test may have set in this process) says.
+        **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DAEDALUS_REDIS_URL")},
         "HOST": "127.0.0.1",
         "PORT": str(port),
         "DAEDALUS_DATA_DIR": str(root / "data"),

@@ -27,15 +27,24 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
 
 
 @pytest.fixture(scope="module")
-def worker_url(embedded: Connection) -> str:
+def worker_url(embedded: Connection) -> Iterator[str]:
     # The test process's Celery app sends to this Redis: configure it before first use.
     url = celery_url(embedded.url)
     app.conf.update(broker_url=url, result_backend=url)
     # Another module may have used the app on its own (now stopped) Redis: close the
     # cached result backend and broker connections so both are rebuilt from the new settings.
     release(app)
+    # For this module only: left set, every server a later test of this pytest worker
+    # starts would inherit a Redis that is gone by then.
+    before = os.environ.get("DAEDALUS_REDIS_URL")
     os.environ["DAEDALUS_REDIS_URL"] = embedded.url
-    return embedded.url
+    try:
+        yield embedded.url
+    finally:
+        if before is None:
+            os.environ.pop("DAEDALUS_REDIS_URL", None)
+        else:
+            os.environ["DAEDALUS_REDIS_URL"] = before
 
 
 @pytest.fixture(scope="module")
