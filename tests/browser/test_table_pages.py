@@ -344,7 +344,9 @@ def test_the_difficulty_page_shows_progress_then_the_chart(browser: Browser, sit
         page = context.new_page()
         page.goto("/table/#/difficulty")
         page.get_by_label("Labyrinth", exact=True).select_option("enchanted_forest_v2")
-        page.get_by_label("Games", exact=True).fill("5000")
+        # Long enough (8 shards of 50,000 games) that the page's progress feed, which may
+        # take a moment to open on a loaded machine, sees the job part-done.
+        page.get_by_label("Games", exact=True).fill("400000")
         # Every progress value the page shows, as it shows it.
         page.evaluate(
             """() => { window.seen = [];
