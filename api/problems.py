@@ -66,11 +66,6 @@ def _ours(errors: list[dict[str, Any]]) -> bool:
     return all(e.get("type") == "value_error" for e in errors)
 
 
-def _has_refused_items(error: dict[str, Any], errors: list[dict[str, Any]]) -> bool:
-    at = list(error.get("loc", ()))
-    return any(len(e.get("loc", ())) > len(at) and list(e["loc"][: len(at)]) == at for e in errors)
-
-
 def invalid_request_code(errors: list[dict[str, Any]]) -> str:
     """`constraint_violation` when the errors are ones validators of ours raised (pydantic
     type `value_error`): the body matches the contract's schema, and breaks a constraint
@@ -81,8 +76,10 @@ def invalid_request_code(errors: list[dict[str, Any]]) -> str:
     (the value has that member's shape)."""
     plain: list[dict[str, Any]] = []
     unions: dict[tuple[Any, ...], dict[str, list[dict[str, Any]]]] = {}
+    # Every location some error lies within (linear in the errors, however many).
+    within = {tuple(e.get("loc", ()))[:n] for e in errors for n in range(len(e.get("loc", ())))}
     for error in errors:
-        if error.get("type") == "too_short" and _has_refused_items(error, errors):
+        if error.get("type") == "too_short" and tuple(error.get("loc", ())) in within:
             continue  # a list counted without its refused items: those are the errors
         loc = list(error.get("loc", ()))
         at = next((i for i, p in enumerate(loc) if isinstance(p, str) and _BRANCH.search(p)), None)

@@ -17,12 +17,15 @@ tenant scoping; simulations and tunings share the tenant's cap on jobs at once.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from api.sessions.access import NotReady
+from api.sessions.access import NotReady, tenant_of
+from api.usecases.run import spend_tokens
 from services.dice import new_seed
 from services.errors import DomainError
 from services.labyrinth import DeckCounts, MazeDefinition, PartyMember
@@ -162,6 +165,23 @@ class TuningRequest(MazeAndParty):
     vary_deck: bool = Field(default=False, description="Also move each card kind by ±1.")
     games: int = Field(default=1_000, ge=100, description="Per configuration.")
     best: int = Field(default=5, ge=1, le=20)
+
+
+async def for_tenant(conn: HTTPConnection, use_case: Callable[..., Any], *args: Any) -> Any:
+    """`use_case(jobs, tenant, *args)` for the caller's tenant, off the event loop (REST
+    and GraphQL alike)."""
+    return await run_in_threadpool(use_case, jobs_of(conn), tenant_of(conn), *args)
+
+
+async def start_job(
+    conn: HTTPConnection, price: int, what: str, use_case: Callable[..., Any], body: BaseModel
+) -> dict[str, Any]:
+    """Spend the job's price, then start it (`start`, `start_tuning`) within the tenant's
+    cap on jobs at once."""
+    await spend_tokens(conn, price, what)
+    limit = conn.app.state.settings.max_jobs_per_tenant
+    started: dict[str, Any] = await for_tenant(conn, use_case, body, limit)
+    return started
 
 
 def jobs_of(conn: HTTPConnection) -> Jobs:
@@ -361,7 +381,6 @@ def start_tuning(
         raise SimulationError("an escape-rate target is between 0 and 1")
     if body.dc_from > body.dc_to:
         raise SimulationError("dc_from must be ≤ dc_to")
-    tuning_price(body)
     _room_for_a_job(jobs, tenant, max_jobs)
     spec = body.spec(body.games)
     decks: list[DeckCounts] | None = None

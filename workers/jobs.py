@@ -115,12 +115,16 @@ class Jobs:
         return plan
 
     def record(self, job: str, body: dict[str, Any]) -> bool:
-        """Record the result of a one-shard job (a tuning) once and mark it succeeded;
-        False if it was already recorded or the job ended otherwise."""
+        """Record the job's result once and mark it succeeded; False if it was already
+        recorded or the job ended otherwise."""
         if self.status(job) in TERMINAL:
             return False
+        # Counted before the guarded write: how many finishers got this far (a redelivered
+        # or duplicated chord body), against how many wrote (SET NX lets one through).
+        self._count(job, "result_attempts")
         if not self.r.set(key(job, "result"), json.dumps(body), nx=True, ex=TTL):
             return False
+        self._count(job, "result_writes")
         self.set_status(job, "succeeded")
         return True
 
@@ -172,17 +176,7 @@ class Jobs:
                 self.set_status(job, "failed", f"shard {i} has no result")
                 return False
             total = total.merge(t)
-        if self.status(job) in TERMINAL:
-            return False
-        body = {"summary": summarise(total), "tally": total.to_json()}
-        # Counted before the guarded write: how many finishers got this far (a redelivered
-        # or duplicated chord body), against how many wrote (SET NX lets one through).
-        self._count(job, "result_attempts")
-        if not self.r.set(key(job, "result"), json.dumps(body), nx=True, ex=TTL):
-            return False
-        self._count(job, "result_writes")
-        self.set_status(job, "succeeded")
-        return True
+        return self.record(job, {"summary": summarise(total), "tally": total.to_json()})
 
     def _count(self, job: str, name: str) -> None:
         self.r.incr(key(job, name))

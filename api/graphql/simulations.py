@@ -16,7 +16,6 @@ from typing import Annotated, Any, TypeAlias
 
 import strawberry
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api import simulations
@@ -24,8 +23,6 @@ from api.clients import authenticate_connection
 from api.graphql.context import Info, connection_param
 from api.graphql.problem import Problem
 from api.graphql.sessions.errors import EXPECTED, as_problem
-from api.sessions.access import tenant_of
-from api.usecases.run import spend_tokens
 
 TERMINAL = ("succeeded", "failed", "cancelled")
 POLL_SECONDS = 0.25
@@ -177,24 +174,15 @@ StartSimulationPayload: TypeAlias = Annotated[
 ]
 
 
-async def _on_jobs(conn: Any, use_case: Callable[..., dict[str, Any]], *args: Any) -> Any:
-    """A job use case for the caller's tenant, run off the event loop."""
-    return await run_in_threadpool(use_case, simulations.jobs_of(conn), tenant_of(conn), *args)
-
-
 async def _start(
-    conn: Any, price: int, what: str, use_case: Callable[..., dict[str, Any]], body: Any
+    conn: Any, price: int, what: str, use_case: Callable[..., Any], body: Any
 ) -> dict[str, Any]:
-    """Spend the job's price, then start it within the tenant's cap on jobs."""
-    await spend_tokens(conn, price, what)
-    started: dict[str, Any] = await _on_jobs(
-        conn, use_case, body, conn.app.state.settings.max_jobs_per_tenant
-    )
+    started = await simulations.start_job(conn, price, what, use_case, body)
     return started | {"job_id": strawberry.ID(started["job_id"])}
 
 
 async def _view(conn: Any, job: str) -> Simulation:
-    return Simulation.from_view(await _on_jobs(conn, simulations.view, job))
+    return Simulation.from_view(await simulations.for_tenant(conn, simulations.view, job))
 
 
 @strawberry.type
@@ -209,7 +197,9 @@ class SimulationQuery:
     @strawberry.field(description="A tuning job of the caller's tenant.")
     async def tuning(self, info: Info, id: strawberry.ID) -> TuningPayload:
         try:
-            shown = await _on_jobs(info.context["request"], simulations.view_tuning, str(id))
+            shown = await simulations.for_tenant(
+                info.context["request"], simulations.view_tuning, str(id)
+            )
         except EXPECTED as exc:
             return as_problem(exc)
         return Tuning.from_view(shown)
@@ -272,7 +262,9 @@ class SimulationMutation:
     @strawberry.mutation(description="Cancel a simulation job and its chart sweep.")
     async def cancel_simulation(self, info: Info, id: strawberry.ID) -> SimulationPayload:
         try:
-            shown = await _on_jobs(info.context["request"], simulations.cancel, str(id))
+            shown = await simulations.for_tenant(
+                info.context["request"], simulations.cancel, str(id)
+            )
         except EXPECTED as exc:
             return as_problem(exc)
         return Simulation.from_view(shown)
@@ -326,7 +318,9 @@ class SimulationMutation:
     @strawberry.mutation(description="Cancel a tuning job.")
     async def cancel_tuning(self, info: Info, id: strawberry.ID) -> TuningPayload:
         try:
-            shown = await _on_jobs(info.context["request"], simulations.cancel_tuning, str(id))
+            shown = await simulations.for_tenant(
+                info.context["request"], simulations.cancel_tuning, str(id)
+            )
         except EXPECTED as exc:
             return as_problem(exc)
         return Tuning.from_view(shown)

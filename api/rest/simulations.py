@@ -9,15 +9,12 @@ the configurations nearest the target, `DELETE /v1/tunings/{id}` cancels. See ap
 
 from __future__ import annotations
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from api import simulations
 from api.bodies import read_model
-from api.sessions.access import tenant_of
-from api.usecases.run import spend_tokens
 
 SVG_MEDIA_TYPE = "image/svg+xml"
 
@@ -30,43 +27,38 @@ def _job_id(request: Request) -> str:
 async def start_simulation(request: Request) -> Response:
     """POST /v1/simulations: check the request, queue the job; 202 with its id."""
     body = await read_model(request, simulations.SimulationRequest)
-    await spend_tokens(request, simulations.simulation_price(body), "this simulation")
-    jobs = simulations.jobs_of(request)
-    limit = request.app.state.settings.max_jobs_per_tenant
-    started = await run_in_threadpool(simulations.start, jobs, tenant_of(request), body, limit)
+    price = simulations.simulation_price(body)
+    started = await simulations.start_job(
+        request, price, "this simulation", simulations.start, body
+    )
     location = f"/v1/simulations/{started['job_id']}"
     return JSONResponse(started, status_code=202, headers={"Location": location})
 
 
 async def get_simulation(request: Request) -> Response:
     """GET /v1/simulations/{id}: status, progress and, when done, the statistics."""
-    jobs = simulations.jobs_of(request)
-    shown = await run_in_threadpool(simulations.view, jobs, tenant_of(request), _job_id(request))
+    shown = await simulations.for_tenant(request, simulations.view, _job_id(request))
     return JSONResponse(shown, headers={"Cache-Control": "no-store"})
 
 
 async def get_chart(request: Request) -> Response:
     """GET /v1/simulations/{id}/chart.svg: escape rate against DC, with its 95% band."""
-    jobs = simulations.jobs_of(request)
-    svg = await run_in_threadpool(simulations.chart, jobs, tenant_of(request), _job_id(request))
+    svg = await simulations.for_tenant(request, simulations.chart, _job_id(request))
     return Response(svg, media_type=SVG_MEDIA_TYPE)
 
 
 async def cancel_simulation(request: Request) -> Response:
     """DELETE /v1/simulations/{id}: cancel the job and its chart sweep."""
-    jobs = simulations.jobs_of(request)
-    shown = await run_in_threadpool(simulations.cancel, jobs, tenant_of(request), _job_id(request))
+    shown = await simulations.for_tenant(request, simulations.cancel, _job_id(request))
     return JSONResponse(shown)
 
 
 async def start_tuning(request: Request) -> Response:
     """POST /v1/tunings: check the request, queue the tuning job; 202 with its id."""
     body = await read_model(request, simulations.TuningRequest)
-    await spend_tokens(request, simulations.tuning_price(body), "this tuning")
-    jobs = simulations.jobs_of(request)
-    limit = request.app.state.settings.max_jobs_per_tenant
-    started = await run_in_threadpool(
-        simulations.start_tuning, jobs, tenant_of(request), body, limit
+    price = simulations.tuning_price(body)
+    started = await simulations.start_job(
+        request, price, "this tuning", simulations.start_tuning, body
     )
     location = f"/v1/tunings/{started['job_id']}"
     return JSONResponse(started, status_code=202, headers={"Location": location})
@@ -74,19 +66,13 @@ async def start_tuning(request: Request) -> Response:
 
 async def get_tuning(request: Request) -> Response:
     """GET /v1/tunings/{id}: status, progress and, when done, the candidates."""
-    jobs = simulations.jobs_of(request)
-    shown = await run_in_threadpool(
-        simulations.view_tuning, jobs, tenant_of(request), _job_id(request)
-    )
+    shown = await simulations.for_tenant(request, simulations.view_tuning, _job_id(request))
     return JSONResponse(shown, headers={"Cache-Control": "no-store"})
 
 
 async def cancel_tuning(request: Request) -> Response:
     """DELETE /v1/tunings/{id}: cancel the tuning."""
-    jobs = simulations.jobs_of(request)
-    shown = await run_in_threadpool(
-        simulations.cancel_tuning, jobs, tenant_of(request), _job_id(request)
-    )
+    shown = await simulations.for_tenant(request, simulations.cancel_tuning, _job_id(request))
     return JSONResponse(shown)
 
 
