@@ -3,7 +3,9 @@
 An output type resolves its fields by attribute on the pydantic instance the service
 returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
 are camelCased by the schema. `Literal`s become enums; `LongInt` the `Long` scalar;
-`FreeForm` the `JSON` scalar, recorded in FREE_FORM_FIELDS as a documented exception.
+`Identifier` the `ID` scalar; a dict keyed by an enum (a profile's stats) an object with a
+field per member, named as the member's value; `FreeForm` the `JSON` scalar, recorded in
+FREE_FORM_FIELDS as a documented exception.
 """
 
 from __future__ import annotations
@@ -16,16 +18,18 @@ from typing import Any
 
 import strawberry
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.scalars import Long
-from api.usecases.markers import FREE_FORM, LONG, Named
+from api.usecases.markers import FREE_FORM, IDENTIFIER, LONG, Named
 
 _OUTPUTS: dict[type[BaseModel], Any] = {}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
+_KEYED: dict[tuple[str, bool], Any] = {}
 # Schema coordinates of every generated JSON field or argument ("Type.fieldName",
 # "Query.fieldName(argName)"): the documented free-form exceptions.
 FREE_FORM_FIELDS: set[str] = set()
@@ -57,7 +61,7 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     if FREE_FORM in meta:
         owner, _, field = where.partition(".")
         FREE_FORM_FIELDS.add(f"{owner}.{to_camel_case(field)}")
-        return JSON | None if tp is Any else JSON
+        return JSON | None if tp is Any or _admits_none(tp) else JSON
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
         if len(members) != 1:
@@ -70,13 +74,41 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         return _enum(named[0] if named else owner + _pascal(field), typing.get_args(tp))
     if origin is list:
         return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
+    if origin is dict and issubclass(typing.get_args(tp)[0], enum.Enum):
+        return _keyed(typing.get_args(tp)[0], typing.get_args(tp)[1], where, is_input)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return input_type(tp) if is_input else output_type(tp)
     if tp is int:
         return Long if LONG in meta else int
+    if tp is str and IDENTIFIER in meta:
+        return strawberry.ID
     if tp in _PLAIN:
         return tp
     raise TypeError(f"{where}: no GraphQL type for {tp!r} (mark free-form fields FreeForm)")
+
+
+def _admits_none(tp: Any) -> bool:
+    return typing.get_origin(tp) in (typing.Union, types.UnionType) and type(None) in (
+        typing.get_args(tp)
+    )
+
+
+def _keyed(keys: type[enum.Enum], value: Any, where: str, is_input: bool) -> Any:
+    """A dict with a value for every member of `keys`, as an argument: an input type with
+    a field per member, named as the member's value (`STR`, `DEX`, …)."""
+    owner, _, field = where.partition(".")
+    name = owner.removesuffix("Input") + _pascal(field) + ("Input" if is_input else "")
+    found = _KEYED.get((name, is_input))
+    if found is not None:
+        return found
+    inner = convert(value, [], where, is_input)
+    cls: Any = type(name, (), {"__module__": __name__})
+    cls.__annotations__ = {str(member.value): inner for member in keys}
+    if not is_input:
+        raise TypeError(f"{where}: a dict keyed by an enum maps to GraphQL inputs only")
+    made = strawberry.input(cls, name=name)
+    _KEYED[(name, is_input)] = made
+    return made
 
 
 def _description(model: type[BaseModel]) -> str | None:
@@ -110,10 +142,9 @@ def input_type(model: type[BaseModel]) -> Any:
     _INPUTS[model] = cls
     annotations = {}
     for name, info in model.model_fields.items():
-        where = f"{model.__name__}Input.{name}"
-        annotations[name] = convert(info.annotation, list(info.metadata), where, True)
-        if not info.is_required():
-            setattr(cls, name, UNSET)
+        annotations[name], default = _slot(info, f"{model.__name__}Input.{name}")
+        if default is not _REQUIRED:
+            setattr(cls, name, default)
     cls.__annotations__ = annotations
     name = f"{model.__name__}Input"
     return strawberry.input(cls, name=name, description=_description(model))
@@ -127,16 +158,25 @@ def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
     """
     out = []
     for name, info in model.model_fields.items():
-        annotation = convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", True)
-        default: Any = UNSET
-        if not info.is_required():
-            value = info.default  # PydanticUndefined under a default_factory
-            if value is None or isinstance(value, int | str | float):
-                default = value
-            else:  # a list or model default: an optional argument, null meaning absent
-                annotation = annotation | None
-        out.append((name, annotation, default))
+        annotation, default = _slot(info, f"{model.__name__}.{name}")
+        out.append((name, annotation, UNSET if default is _REQUIRED else default))
     return out
+
+
+_REQUIRED = object()
+
+
+def _slot(info: FieldInfo, where: str) -> tuple[Any, Any]:
+    """(annotation, default) of a request field as an argument or input field: a scalar
+    default is shown in the schema; another default (a list, a model) makes the slot
+    optional and nullable, UNSET (left to pydantic); a required field has no default."""
+    annotation = convert(info.annotation, list(info.metadata), where, True)
+    if info.is_required():
+        return annotation, _REQUIRED
+    value = info.default  # PydanticUndefined under a default_factory
+    if value is None or isinstance(value, int | str | float):
+        return annotation, value
+    return annotation | None, UNSET
 
 
 def plain(value: Any) -> Any:
@@ -155,10 +195,14 @@ def plain(value: Any) -> Any:
 
 
 def without_nulls(model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
-    """`given` less the nulls of arguments whose default is not null (taken as absent)."""
+    """`given` less the nulls of arguments whose field does not take null (an optional
+    list or model argument: null is taken as absent)."""
     fields = model.model_fields
     return {
         k: v
         for k, v in given.items()
-        if v is not None or fields[k].is_required() or fields[k].default is None
+        if v is not None
+        or fields[k].is_required()
+        or fields[k].default is None
+        or _admits_none(fields[k].annotation)
     }

@@ -44,7 +44,7 @@ from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
-from api.graphql.simulations import SimulationMutation, SimulationQuery, SimulationSubscription
+from api.graphql.simulations import SimulationSubscription
 from api.graphql.tables import TablesMutation, TablesQuery
 from api.graphql.usecases import root_type
 from api.graphql.websockets import LegacyWSHandler, SocketCounts, TransportWSHandler
@@ -71,13 +71,12 @@ Query = merge_types(
         HazeQuery,
         SessionQuery,
         CampaignQuery,
-        SimulationQuery,
         TablesQuery,
     ),
 )
 Mutation = merge_types(
     "Mutation",
-    (UseCaseMutation, SessionMutation, CampaignMutation, SimulationMutation, TablesMutation),
+    (UseCaseMutation, SessionMutation, CampaignMutation, TablesMutation),
 )
 Subscriptions = merge_types(
     "Subscription", (Subscription, CampaignSubscription, SimulationSubscription)

@@ -17,7 +17,6 @@ from api.openapi.usecases import operations
 from api.sessions.commands import CommandBody
 from api.sessions.requests import SESSION_ID, CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import MAX_PAGE
-from api.simulations import MAX_GAMES, TUNING_BUDGET, SimulationRequest, TuningRequest
 from api.tables import CreateJoinCode
 from api.usecases.rows import ROWS
 
@@ -77,84 +76,15 @@ def session_operations() -> list[Operation]:
     ]  # fmt: skip
 
 
-JOB_ID_PARAM = Param("job_id", "path", {"type": "string", "maxLength": 64}, "The job's id.")
-# A simulation of another tenant is a 404, like an unknown one; the chart may not be ready.
-JOB_ERRORS = (401, 404, 429, 503)
-
-
-def simulation_operations() -> list[Operation]:
-    """Simulation and tuning jobs (tenant-scoped)."""
-    one = "/v1/simulations/{job_id}"
-    started = obj("job_id:string", "status:string", "seed:string", "games:integer")
-    shown = obj(
-        "job_id:string",
-        "status:string",
-        "progress:number",
-        "games:integer",
-        "games_done:integer",
-        "total_games:integer",
-        "total_games_done:integer",
-        "error:string?",
-        "statistics:object?",
-        "chart:object",
-    )
-    tuning = "/v1/tunings/{job_id}"
-    tuning_started = obj(
-        "job_id:string",
-        "status:string",
-        "seed:string",
-        "configurations:integer",
-        "games_per_configuration:integer",
-        "games:integer",
-    )
-    tuned = obj(
-        "job_id:string",
-        "status:string",
-        "progress:number",
-        "games:integer",
-        "games_done:integer",
-        "error:string?",
-        "target:string",
-        "value:number",
-        "games_per_configuration:integer",
-        "configurations:integer",
-        "seed:string",
-        "candidates:array?",
-    )
-    svg: dict[str, object] = {"type": "string", "description": "An SVG document."}
-    return [
-        Operation("post", "/v1/simulations", "startSimulation", "Start a simulation job",
-                  "simulations", SimulationRequest, started, status=202,
-                  errors=(*BODY_ERRORS, 503),
-                  description=f"At most {MAX_GAMES} games (`games_limit_exceeded`); the "
-                  "chart's DC sweep runs as small jobs of its own. A tenant has at most "
-                  "`DAEDALUS_MAX_JOBS_PER_TENANT` (4) simulations queued or running at once "
-                  "(429 `too_many_jobs`, with Retry-After)."),
-        Operation("get", one, "getSimulation", "A simulation's status, progress and statistics",
-                  "simulations", None, shown, errors=JOB_ERRORS, params=(JOB_ID_PARAM,)),
-        Operation("delete", one, "cancelSimulation", "Cancel a simulation", "simulations",
-                  None, shown, errors=JOB_ERRORS, params=(JOB_ID_PARAM,)),
-        Operation("get", f"{one}/chart.svg", "getSimulationChart",
-                  "Escape rate against DC, as SVG", "simulations", None, svg,
-                  errors=(*JOB_ERRORS, 409), params=(JOB_ID_PARAM,),
-                  media_type="image/svg+xml",
-                  description="409 `chart_not_ready` until the DC sweep has succeeded."),
-        Operation("post", "/v1/tunings", "startTuning",
-                  "Start a tuning: find configurations near a target difficulty",
-                  "simulations", TuningRequest, tuning_started, status=202,
-                  errors=(*BODY_ERRORS, 503),
-                  description=f"A worker job like a simulation: at most {TUNING_BUDGET} games "
-                  "at the default 500 turns, in game-turns (`games_limit_exceeded`); it "
-                  "counts towards the tenant's `DAEDALUS_MAX_JOBS_PER_TENANT` jobs at once "
-                  "(429 `too_many_jobs`)."),
-        Operation("get", tuning, "getTuning",
-                  "A tuning's status, progress and, when done, the nearest configurations",
-                  "simulations", None, tuned, errors=JOB_ERRORS, params=(JOB_ID_PARAM,),
-                  description="`candidates` (best first) once `status` is `succeeded`; "
-                  "404 `tuning_not_found` for an unknown id or another tenant's."),
-        Operation("delete", tuning, "cancelTuning", "Cancel a tuning", "simulations",
-                  None, tuned, errors=JOB_ERRORS, params=(JOB_ID_PARAM,)),
-    ]  # fmt: skip
+# The chart is an SVG document, not a row's JSON (api/rest/simulations.py).
+CHART = Operation(
+    "get", "/v1/simulations/{id}/chart.svg", "getSimulationChart",
+    "Escape rate against DC, as SVG", "simulations", None,
+    {"type": "string", "description": "An SVG document."}, errors=(401, 404, 409, 429, 503),
+    params=(Param("id", "path", {"type": "string", "maxLength": 64}, "The simulation's id."),),
+    media_type="image/svg+xml",
+    description="409 `chart_not_ready` until the DC sweep has succeeded.",
+)  # fmt: skip
 
 
 def all_operations() -> list[Operation]:
@@ -164,6 +94,6 @@ def all_operations() -> list[Operation]:
         *rules_operations(),
         *session_operations(),
         *campaign_operations(),
-        *simulation_operations(),
+        CHART,
         *table_operations(),
     ]

@@ -1,89 +1,46 @@
-"""REST: simulation jobs and the difficulty tuner, scoped to the caller's tenant.
-
-`POST /v1/simulations` answers 202 with the job id; `GET /v1/simulations/{id}` shows its
-status, progress and (when done) statistics; `GET /v1/simulations/{id}/chart.svg` draws
-escape rate against DC; `DELETE /v1/simulations/{id}` cancels. `POST /v1/tunings` queues
-a tuning the same way (202), `GET /v1/tunings/{id}` shows its progress and, when done,
-the configurations nearest the target, `DELETE /v1/tunings/{id}` cancels. See api/simulations.py.
-"""
+"""REST: a simulation's chart, `GET /v1/simulations/{id}/chart.svg` (an SVG document, not
+a use-case row's JSON): escape rate against DC with its 95% band, once the sweep is done.
+The other simulation and tuning routes are use-case rows (api/usecases/simulations.py)."""
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from api import simulations
-from api.bodies import read_model
+from api.usecases.run import call_of
+from api.usecases.simulations import ChartNotReady, jobs_of, owned, sweep_of
+from api.usecases.table import Call
+from services.sim.chart import escape_rate_svg
+from services.sim.runner import SimulationSpec
+from workers.client import key
 
 SVG_MEDIA_TYPE = "image/svg+xml"
 
 
-def _job_id(request: Request) -> str:
-    job: str = request.path_params["job_id"]
-    return job
-
-
-async def start_simulation(request: Request) -> Response:
-    """POST /v1/simulations: check the request, queue the job; 202 with its id."""
-    body = await read_model(request, simulations.SimulationRequest)
-    price = simulations.simulation_price(body)
-    started = await simulations.start_job(
-        request, price, "this simulation", simulations.start, body
-    )
-    location = f"/v1/simulations/{started['job_id']}"
-    return JSONResponse(started, status_code=202, headers={"Location": location})
-
-
-async def get_simulation(request: Request) -> Response:
-    """GET /v1/simulations/{id}: status, progress and, when done, the statistics."""
-    shown = await simulations.for_tenant(request, simulations.view, _job_id(request))
-    return JSONResponse(shown, headers={"Cache-Control": "no-store"})
+def chart(call: Call, job: str) -> str:
+    """The SVG of escape rate against DC for the job's party, once the sweep is done."""
+    jobs = jobs_of(call)
+    owned(jobs, call.tenant, job)
+    points = []
+    for dc, _, child in sweep_of(jobs, job):
+        if child is None or child["status"] != "succeeded" or child["result"] is None:
+            raise ChartNotReady("the chart's sweep has not finished")
+        summary = child["result"]["summary"]
+        low, high = summary["escape_ci95"]
+        points.append((dc, float(summary["escape_rate"]), float(low), float(high)))
+    if not points:
+        raise ChartNotReady("this simulation was started without a chart sweep")
+    spec = SimulationSpec.model_validate_json(jobs.r.hget(key(job), "spec") or b"{}")
+    title = f"{spec.maze().name}: {spec.policy}, {len(spec.party)} runners"
+    return escape_rate_svg(points, title)
 
 
 async def get_chart(request: Request) -> Response:
     """GET /v1/simulations/{id}/chart.svg: escape rate against DC, with its 95% band."""
-    svg = await simulations.for_tenant(request, simulations.chart, _job_id(request))
+    svg = await run_in_threadpool(chart, call_of(request), str(request.path_params["id"])[:64])
     return Response(svg, media_type=SVG_MEDIA_TYPE)
 
 
-async def cancel_simulation(request: Request) -> Response:
-    """DELETE /v1/simulations/{id}: cancel the job and its chart sweep."""
-    shown = await simulations.for_tenant(request, simulations.cancel, _job_id(request))
-    return JSONResponse(shown)
-
-
-async def start_tuning(request: Request) -> Response:
-    """POST /v1/tunings: check the request, queue the tuning job; 202 with its id."""
-    body = await read_model(request, simulations.TuningRequest)
-    price = simulations.tuning_price(body)
-    started = await simulations.start_job(
-        request, price, "this tuning", simulations.start_tuning, body
-    )
-    location = f"/v1/tunings/{started['job_id']}"
-    return JSONResponse(started, status_code=202, headers={"Location": location})
-
-
-async def get_tuning(request: Request) -> Response:
-    """GET /v1/tunings/{id}: status, progress and, when done, the candidates."""
-    shown = await simulations.for_tenant(request, simulations.view_tuning, _job_id(request))
-    return JSONResponse(shown, headers={"Cache-Control": "no-store"})
-
-
-async def cancel_tuning(request: Request) -> Response:
-    """DELETE /v1/tunings/{id}: cancel the tuning."""
-    shown = await simulations.for_tenant(request, simulations.cancel_tuning, _job_id(request))
-    return JSONResponse(shown)
-
-
-_ID = "{job_id:str}"
-
-routes: list[BaseRoute] = [
-    Route("/simulations", start_simulation, methods=["POST"]),
-    Route(f"/simulations/{_ID}", get_simulation, methods=["GET"]),
-    Route(f"/simulations/{_ID}", cancel_simulation, methods=["DELETE"]),
-    Route(f"/simulations/{_ID}/chart.svg", get_chart, methods=["GET"]),
-    Route("/tunings", start_tuning, methods=["POST"]),
-    Route(f"/tunings/{_ID}", get_tuning, methods=["GET"]),
-    Route(f"/tunings/{_ID}", cancel_tuning, methods=["DELETE"]),
-]
+routes: list[BaseRoute] = [Route("/simulations/{id:str}/chart.svg", get_chart, methods=["GET"])]

@@ -1,9 +1,10 @@
 """The generic REST adapter: one Starlette route per use-case row.
 
-Body (POST) or query string (GET) → the row's request model → its service → its result
-model → JSON. A body that does not validate is `invalid_request` problem+json whose
-`errors[].loc` are the request model's snake_case field paths; domain errors reach the
-app's handlers (api/problems.py). Fields a result left unset are left out.
+Path parameters with the body (POST, PUT) or the query string (GET, DELETE) → the row's
+request model → its service → its result model → JSON. A body that does not validate is
+`invalid_request` problem+json whose `errors[].loc` are the request model's snake_case
+field paths; domain errors reach the app's handlers (api/problems.py). Fields a result
+left unset are left out.
 """
 
 from __future__ import annotations
@@ -24,16 +25,32 @@ from api.usecases.table import UseCase
 
 def _query(request: Request, model: type[BaseModel]) -> BaseModel:
     try:
-        return model.model_validate(dict(request.query_params))
+        return model.model_validate({**request.query_params, **request.path_params})
     except ValidationError as exc:
-        detail = f"query parameters do not match {model.__name__}"
+        detail = f"path or query parameters do not match {model.__name__}"
         raise InvalidRequest(detail, validation_errors(exc)) from None
 
 
-def render(result: BaseModel, status: int = 200) -> Response:
+async def _body(request: Request, model: type[BaseModel]) -> BaseModel:
+    parsed = parse_model(await read_body(request), model)
+    if not request.path_params:
+        return parsed
+    return _with_path(parsed, request.path_params)
+
+
+def _with_path(parsed: BaseModel, path: dict[str, Any]) -> BaseModel:
+    """The body's model with the path's parameters (validated as the model's fields)."""
+    try:
+        return type(parsed).model_validate({**parsed.model_dump(exclude_unset=True), **path})
+    except ValidationError as exc:
+        detail = f"path parameters do not match {type(parsed).__name__}"
+        raise InvalidRequest(detail, validation_errors(exc)) from None
+
+
+def render(result: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A result model as JSON, leaving out what it did not set."""
     body = result.model_dump_json(exclude_unset=True)
-    return Response(body, status_code=status, media_type="application/json")
+    return Response(body, status_code=status, headers=headers, media_type="application/json")
 
 
 def route(row: UseCase) -> Route:
@@ -41,11 +58,12 @@ def route(row: UseCase) -> Route:
 
     async def endpoint(request: Request) -> Response:
         args: Any = None
-        if row.request is not None and row.method == "GET":
+        if row.request is not None and row.method in ("GET", "DELETE"):
             args = _query(request, row.request)
         elif row.request is not None:
-            args = parse_model(await read_body(request), row.request)
-        return render(await execute(row, args, request, "rest"), row.status)
+            args = await _body(request, row.request)
+        result = await execute(row, args, request, "rest")
+        return render(result, row.status, row.headers(result) if row.headers else None)
 
     endpoint.__name__ = row.name
     endpoint.__doc__ = f"{row.method} /v1{row.path}: {row.summary}."

@@ -2,6 +2,7 @@
 
 * `LongInt`: an int that may pass 32 bits (totals, nonces) is the `Long` scalar;
   every other int is GraphQL's `Int`.
+* `Identifier`: a resource's id (a job's) is GraphQL's `ID`.
 * `Named("X")` on a `Literal[...]`: the GraphQL enum's name (else Model + Field).
 * `FreeForm` / `FreeFormInput`: a genuinely free-form document (Foundry's roll data, a
   labyrinth definition to check) is the `JSON` scalar. Every such field is recorded, so
@@ -33,9 +34,16 @@ class _FreeForm:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Identifier:
+    pass
+
+
 LONG = _Long()
+IDENTIFIER = _Identifier()
 FREE_FORM = _FreeForm()
 
 LongInt = Annotated[int, LONG]
+Identifier = Annotated[str, IDENTIFIER, Field(min_length=1, max_length=64)]
 FreeForm = Annotated[dict[str, Any], FREE_FORM, Field(json_schema_extra={"x-free-form": True})]
 FreeFormInput = Annotated[Any, FREE_FORM]

@@ -51,11 +51,16 @@ async def spend_tokens(conn: HTTPConnection, price: int, what: str) -> None:
         )
 
 
+def call_of(conn: HTTPConnection) -> Call:
+    """What a service may read of this request: the settings, the tenant, the runtime."""
+    runtime = getattr(conn.app.state, "runtime", None)
+    return Call(conn.app.state.settings, client_of(conn).tenant, runtime)
+
+
 async def execute(row: UseCase, request: Any, conn: HTTPConnection, transport: str) -> BaseModel:
     """The row's result for a validated `request`; domain errors propagate to the adapter."""
     await spend(row, request, conn)
-    runtime = getattr(conn.app.state, "runtime", None)
-    call = Call(conn.app.state.settings, client_of(conn).tenant, runtime)
+    call = call_of(conn)
     bound = _bound(row)
     if bound is not None:
         async with bound:

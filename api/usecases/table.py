@@ -9,6 +9,7 @@ OpenAPI generator (api/openapi/usecases.py) read nothing else.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -70,12 +71,17 @@ class UseCase:
     bounds how many run at once (process-wide). `rolls` counts a dice roll in the
     metrics. `price` is what the rate limiter spends, in tokens, before any work: a
     number, or a function of the validated request (docs/OPERATIONS.md, "Price list");
-    the request itself already took one token at the door.
+    the request itself already took one token at the door. `headers` gives a REST
+    answer's headers from its result (a job's `Location`, `Cache-Control`).
+
+    A `{name}` in the path is the request model's field `name` (GraphQL: the argument);
+    a GET or DELETE takes its other fields from the query string, a POST or PUT from
+    its JSON body.
     """
 
     name: str
-    method: Literal["GET", "POST"]
-    path: str  # under /v1, e.g. "/dice/roll"
+    method: Literal["GET", "POST", "PUT", "DELETE"]
+    path: str  # under /v1, e.g. "/dice/roll" or "/simulations/{id}"
     graphql: GraphQLKind | None
     field: str
     request: type[BaseModel] | None
@@ -91,3 +97,9 @@ class UseCase:
     concurrency: int | None = None
     rolls: bool = False
     price: int | Callable[[Any], int] = 1
+    headers: Callable[[Any], dict[str, str]] | None = None
+
+    @property
+    def path_params(self) -> tuple[str, ...]:
+        """The names of the path's `{parameters}` (fields of the request model)."""
+        return tuple(re.findall(r"{(\w+)}", self.path))

@@ -51,7 +51,7 @@ def graph() -> Graph:
 def test_the_graph_covers_every_package(graph: Graph) -> None:
     # An empty or partial graph would make the two checks below pass vacuously.
     assert {module.split(".")[0] for module in graph} == set(PACKAGES)
-    assert "workers.client" in graph["api.simulations"]
+    assert "workers.client" in graph["api.usecases.simulations"]
     assert "infra.settings" in graph["workers.app"]
 
 

@@ -21,7 +21,7 @@ from websockets.sync.client import connect
 from websockets.typing import Subprotocol
 
 from api.keys import config_entry, new_key
-from api.simulations import MAX_GAMES, TUNING_BUDGET
+from api.usecases.simulations import MAX_GAMES, TUNING_BUDGET
 from tests.e2e.conftest import serve
 
 pytestmark = pytest.mark.slow
@@ -92,7 +92,8 @@ def _wait(http: httpx.Client, job: str, timeout: float = 120) -> dict[str, Any]:
 
 PROGRESS = """subscription ($id: ID!) { simulationProgress(id: $id) {
   __typename
-  ... on Simulation { status progress totalGamesDone statistics chartReady }
+  ... on Simulation { status progress totalGamesDone chart { ready }
+    statistics { games escapeRate escapeCi95 turns { mean histogram { turns games } } } }
   ... on Problem { code }
 } }"""
 
@@ -129,15 +130,23 @@ def test_a_gm_simulates_watches_progress_and_gets_statistics_and_chart(service: 
         assert updates and all(u["__typename"] == "Simulation" for u in updates)
         done = [u["totalGamesDone"] for u in updates]
         assert done == sorted(done) and len(updates) >= 2
-        assert updates[-1]["status"] == "succeeded" and updates[-1]["progress"] == 1.0
-        assert updates[-1]["chartReady"] is True
+        assert updates[-1]["status"] == "SUCCEEDED" and updates[-1]["progress"] == 1.0
+        assert updates[-1]["chart"]["ready"] is True
         shown = http.get(f"/v1/simulations/{job}").json()
         chart = http.get(f"/v1/simulations/{job}/chart.svg")
     stats = shown["statistics"]
     assert shown["status"] == "succeeded" and stats["games"] == 20_000
     low, high = stats["escape_ci95"]
     assert low <= stats["escape_rate"] <= high
-    assert stats == updates[-1]["statistics"]
+    # The same statistics over both transports (REST snake_case, GraphQL camelCase).
+    last = updates[-1]["statistics"]
+    assert (last["games"], last["escapeRate"], last["escapeCi95"]) == (
+        stats["games"],
+        stats["escape_rate"],
+        stats["escape_ci95"],
+    )
+    assert last["turns"]["histogram"] == stats["turns"]["histogram"]
+    assert sum(point["games"] for point in stats["turns"]["histogram"]) == 20_000
     assert chart.status_code == 200 and chart.headers["content-type"].startswith("image/svg+xml")
     root = ET.fromstring(chart.text)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
@@ -199,7 +208,7 @@ def test_graphql_starts_and_reads_a_simulation(service: Service) -> None:
         read = "query ($id: ID!) { simulation(id: $id) { ... on Simulation { status games } } }"
         variables = {"id": started["jobId"]}
         shown = http.post("/graphql", json={"query": read, "variables": variables}).json()
-    assert shown["data"]["simulation"] == {"status": "succeeded", "games": 2_000}
+    assert shown["data"]["simulation"] == {"status": "SUCCEEDED", "games": 2_000}
 
 
 def test_limits_are_refused_before_any_work(service: Service) -> None:
@@ -217,12 +226,19 @@ def test_limits_are_refused_before_any_work(service: Service) -> None:
         )  # fmt: skip
         bad = {**forest, "settings": {"dead_ends_removed_to": "river"}}
         setting = http.post("/v1/simulations", json={"definition": bad, "chart": None})
+        # Exact combat odds recurse once per hit and wound: bounded by the contract.
+        combat = http.post("/v1/simulations", json={"combat": {"model": "checks", "hits": 5000}})
+        policy = http.post("/v1/simulations", json={"policy": "cheat"})
+        long_id = http.get("/v1/simulations/" + "x" * 65)
     assert (many.status_code, many.json()["code"]) == (422, "games_limit_exceeded")
     assert (sweep.status_code, sweep.json()["code"]) == (422, "games_limit_exceeded")
     assert (tuning.status_code, tuning.json()["code"]) == (422, "games_limit_exceeded")
     assert (preset.status_code, preset.json()["code"]) == (422, "invalid_simulation")
     assert setting.status_code == 422, setting.text
     assert setting.json()["code"] == "invalid_request"
+    for refused, where in ((combat, ["combat", "hits"]), (policy, ["policy"]), (long_id, ["id"])):
+        assert (refused.status_code, refused.json()["code"]) == (422, "invalid_request")
+        assert refused.json()["errors"][0]["loc"] == where
 
 
 def _wait_tuning(http: httpx.Client, job: str, timeout: float = 120) -> list[dict[str, Any]]:
@@ -269,7 +285,7 @@ def test_the_tuner_answers_a_target_escape_rate(service: Service) -> None:
     distances = [c["distance"] for c in tuned["candidates"]]
     assert distances == sorted(distances) and len(distances) == 5
     best = tuned["candidates"][0]
-    assert abs(best["summary"]["escape_rate"] - 0.5) == pytest.approx(best["distance"])
+    assert abs(best["statistics"]["escape_rate"] - 0.5) == pytest.approx(best["distance"])
     assert (tuned["configurations"], tuned["seed"]) == (11, "tune")
 
 
@@ -332,8 +348,8 @@ def test_graphql_starts_reads_and_cancels_a_tuning(service: Service) -> None:
       __typename ... on StartedTuning { jobId configurations games }
       ... on Problem { code message } } }"""
     read = """query ($id: ID!) { tuning(id: $id) { __typename
-      ... on Tuning { status target gamesDone candidates { dc distance escapeRate
-        meanTurns deck { rightPath deadEnd monster trap } } }
+      ... on Tuning { status target gamesDone candidates { dc distance
+        statistics { escapeRate turns { mean } } deck { rightPath deadEnd monster trap } } }
       ... on Problem { code } } }"""
     with service.client("acme") as http:
         started = http.post("/graphql", json={"query": start}).json()["data"]["startTuning"]
@@ -348,7 +364,7 @@ def test_graphql_starts_reads_and_cancels_a_tuning(service: Service) -> None:
         wrong = http.post("/graphql", json={"query": start.replace("0.6", "1.5")}).json()
     tuning = shown["data"]["tuning"]
     assert (tuning["status"], tuning["target"], tuning["gamesDone"]) == (
-        "succeeded",
+        "SUCCEEDED",
         "ESCAPE_RATE",
         1_500,
     )
@@ -357,5 +373,9 @@ def test_graphql_starts_reads_and_cancels_a_tuning(service: Service) -> None:
         (c["dc"], c["distance"]) for c in rest["candidates"]
     ]
     assert tuning["candidates"][0]["deck"]["deadEnd"] == rest["candidates"][0]["deck"]["dead_end"]
+    assert (
+        tuning["candidates"][0]["statistics"]["escapeRate"]
+        == (rest["candidates"][0]["statistics"]["escape_rate"])
+    )
     assert hidden.json()["data"]["tuning"] == {"__typename": "Problem", "code": "tuning_not_found"}
     assert wrong["data"]["startTuning"]["code"] == "invalid_simulation"

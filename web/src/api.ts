@@ -202,7 +202,7 @@ export interface Tuned extends Job {
   progress: number;
   error: string | null;
   configurations: number;
-  candidates: { dc: number; distance: number; summary: Json }[] | null;
+  candidates: { dc: number; distance: number; statistics: Json }[] | null;
 }
 /** Queue a tuning (a worker job): the labyrinth's DCs nearest a target escape rate. */
 export const startTuning = (body: Json): Promise<Job> => rest("POST", "/tunings", body);
@@ -245,7 +245,7 @@ const CAMPAIGN_EVENTS = `subscription FollowCampaign($id: ID!, $token: String, $
 const SIMULATION_PROGRESS = `subscription Progress($id: ID!) {
   simulationProgress(id: $id) {
     __typename
-    ... on Simulation { jobId status progress gamesDone totalGames totalGamesDone chartReady }
+    ... on Simulation { jobId status progress gamesDone totalGames totalGamesDone chart { ready } }
     ... on Problem { code message }
   }
 }`;
@@ -359,7 +359,8 @@ export function followSimulation(
       next: ({ data }) => {
         const job = data?.simulationProgress as Json | undefined;
         if (job?.__typename === "Problem") onDone(new ApiError(String(job.code), String(job.message)));
-        else if (job) onJob(job);
+        // GraphQL's JobStatus enum is upper case; the page reads REST's lower case.
+        else if (job) onJob({ ...job, status: String(job.status).toLowerCase() });
       },
       error: () => onDone(new ApiError("network_error", "The progress feed was lost.")),
       complete: () => onDone(),

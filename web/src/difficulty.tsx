@@ -78,7 +78,7 @@ function Tuning({ preset }: { preset: string }) {
             {tuned.candidates.map((c) => (
               <tr key={c.dc}>
                 <td>{c.dc}</td>
-                <td>{percent(c.summary.escape_rate)}</td>
+                <td>{percent(c.statistics.escape_rate)}</td>
               </tr>
             ))}
           </tbody>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -12,8 +13,12 @@ from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.schema import schema
 from api.models import FairRollRequest, RollRequest
+from api.openapi.usecases import params
 from api.usecases.markers import FreeForm, LongInt, Named
 from api.usecases.rows import ROWS
+from api.usecases.simulations import Policy, SimulationRequest
+from services.labyrinth.profiles import CheckProfile, Stat
+from services.sim.policies import POLICIES
 
 
 def test_an_untyped_field_is_refused_at_generation() -> None:
@@ -64,3 +69,38 @@ def test_every_row_is_served_once_on_each_transport() -> None:
     for row in ROWS:
         assert f"{row.result.__name__}Payload" in sdl
     assert "DiceProblem" not in sdl and "mazePresets" not in sdl
+
+
+def test_a_dict_keyed_by_an_enum_is_an_input_with_a_field_per_member() -> None:
+    stats = convert(dict[Stat, str], [], "CheckProfileInput.stats", is_input=True)
+    assert [f.name for f in stats.__strawberry_definition__.fields] == [s.value for s in Stat]
+    given = plain(stats(STR="1d20+2", DEX="1d20", INT="1d20", WIS="1d20", CHA="2d6"))
+    profile = CheckProfile.model_validate({"stats": given})
+    assert profile.stats[Stat.STR] == "1d20+2" and profile.stats[Stat.CHA] == "2d6"
+    with pytest.raises(TypeError, match="inputs only"):
+        convert(dict[Stat, str], [], "Shown.stats", is_input=False)
+
+
+def test_a_null_argument_is_null_where_the_field_takes_null() -> None:
+    # `chart: null` is "no chart sweep", not the default sweep.
+    given = without_nulls(SimulationRequest, {"chart": None, "party": None})
+    assert SimulationRequest.model_validate(given).chart is None
+    assert "party" in given  # party's own default is null
+
+
+def test_an_input_field_with_a_default_is_optional_and_shows_it() -> None:
+    sdl = str(schema)
+    assert "games: Int! = 2000" in sdl  # ChartRequestInput
+    assert "profile: CheckProfileInput\n" in sdl  # a model default: optional, absent
+
+
+def test_the_policy_enum_is_the_registered_policies() -> None:
+    assert set(typing.get_args(typing.get_args(Policy)[0])) == set(POLICIES)
+
+
+def test_path_parameters_are_fields_of_the_request_and_in_the_contract() -> None:
+    rows = {row.name: row for row in ROWS}
+    assert rows["getSimulation"].path_params == ("id",)
+    (param,) = params(rows["getSimulation"])
+    assert (param.name, param.where, param.required) == ("id", "path", True)
+    assert param.schema["maxLength"] == 64
