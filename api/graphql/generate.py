@@ -2,7 +2,8 @@
 
 An output type resolves its fields by attribute on the pydantic instance the service
 returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
-are camelCased by the schema. `Literal`s become enums; `LongInt` the `Long` scalar;
+are camelCased by the schema. `Literal`s and `Enum` classes become enums (an Enum class
+named as itself unless `Named`); tuples lists; `LongInt` the `Long` scalar;
 `FreeForm` the `JSON` scalar, recorded in FREE_FORM_FIELDS as a documented exception.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 import types
 import typing
 from typing import Any
@@ -43,7 +45,9 @@ def _enum(name: str, values: tuple[str, ...]) -> Any:
         if found[1] != values:
             raise TypeError(f"enum {name} declared with two value sets")
         return found[0]
-    members = {value.upper(): value for value in values}
+    members = {re.sub(r"\W", "_", value.upper()): value for value in values}
+    if len(members) != len(values):
+        raise TypeError(f"enum {name}: two values spell the same GraphQL name")
     made: Any = strawberry.enum(enum.Enum(name, members, type=str), name=name)  # type: ignore[call-overload]
     _ENUMS[name] = (made, values)
     return made
@@ -68,7 +72,10 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         named = [m.name for m in meta if isinstance(m, Named)]
         owner, _, field = where.partition(".")
         return _enum(named[0] if named else owner + _pascal(field), typing.get_args(tp))
-    if origin is list:
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        named = [m.name for m in meta if isinstance(m, Named)]
+        return _enum(named[0] if named else tp.__name__, tuple(str(m.value) for m in tp))
+    if origin is list or (origin is tuple and typing.get_args(tp)[1:] == (...,)):
         return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return input_type(tp) if is_input else output_type(tp)
@@ -84,20 +91,28 @@ def _description(model: type[BaseModel]) -> str | None:
     return " ".join(doc.split()) or None
 
 
+def type_name(model: type[BaseModel]) -> str:
+    """A model's GraphQL name: its `title` (to tell apart two areas' same-named models),
+    else its class name."""
+    title = model.model_config.get("title")
+    return title if title else model.__name__
+
+
 def output_type(model: type[BaseModel]) -> Any:
     """The GraphQL object type of `model`, named as the model (built once)."""
     found = _OUTPUTS.get(model)
     if found is not None:
         return found
     model.model_rebuild()  # resolves forward references (self-referring models)
-    cls: Any = type(model.__name__, (), {"__module__": __name__})
+    name = type_name(model)
+    cls: Any = type(name, (), {"__module__": __name__})
     _OUTPUTS[model] = cls  # before the fields: models may refer to themselves
     cls.__annotations__ = {
-        name: convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", False)
-        for name, info in model.model_fields.items()
+        field: convert(info.annotation, list(info.metadata), f"{name}.{field}", False)
+        for field, info in model.model_fields.items()
     }
     cls.is_type_of = classmethod(lambda _cls, obj, _info: isinstance(obj, model))
-    return strawberry.type(cls, name=model.__name__, description=_description(model))
+    return strawberry.type(cls, name=name, description=_description(model))
 
 
 def input_type(model: type[BaseModel]) -> Any:
@@ -106,16 +121,16 @@ def input_type(model: type[BaseModel]) -> Any:
     if found is not None:
         return found
     model.model_rebuild()
-    cls: Any = type(f"{model.__name__}Input", (), {"__module__": __name__})
+    name = f"{type_name(model)}Input"
+    cls: Any = type(name, (), {"__module__": __name__})
     _INPUTS[model] = cls
     annotations = {}
-    for name, info in model.model_fields.items():
-        where = f"{model.__name__}Input.{name}"
-        annotations[name] = convert(info.annotation, list(info.metadata), where, True)
+    for field, info in model.model_fields.items():
+        where = f"{name}.{field}"
+        annotations[field] = convert(info.annotation, list(info.metadata), where, True)
         if not info.is_required():
-            setattr(cls, name, UNSET)
+            setattr(cls, field, UNSET)
     cls.__annotations__ = annotations
-    name = f"{model.__name__}Input"
     return strawberry.input(cls, name=name, description=_description(model))
 
 
