@@ -3,7 +3,7 @@
 An output type resolves its fields by attribute on the pydantic instance the service
 returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
 are camelCased by the schema. `Literal`s and `Enum` classes become enums (an Enum class
-named as itself unless `Named`); tuples lists; `LongInt` the `Long` scalar;
+named as GRAPHQL_NAMES or `Named` says, else as itself); tuples lists; `LongInt` the `Long` scalar;
 `FreeForm` the `JSON` scalar, recorded in FREE_FORM_FIELDS as a documented exception.
 """
 
@@ -18,12 +18,13 @@ from typing import Any
 
 import strawberry
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.scalars import Long
-from api.usecases.markers import FREE_FORM, LONG, Named
+from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, LONG, Named
 
 _OUTPUTS: dict[type[BaseModel], Any] = {}
 _INPUTS: dict[type[BaseModel], Any] = {}
@@ -71,10 +72,12 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     if origin is typing.Literal:
         named = [m.name for m in meta if isinstance(m, Named)]
         owner, _, field = where.partition(".")
-        return _enum(named[0] if named else owner + _pascal(field), typing.get_args(tp))
+        name = named[0] if named else GRAPHQL_NAMES.get(tp, owner + _pascal(field))
+        return _enum(name, typing.get_args(tp))
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         named = [m.name for m in meta if isinstance(m, Named)]
-        return _enum(named[0] if named else tp.__name__, tuple(str(m.value) for m in tp))
+        name = named[0] if named else GRAPHQL_NAMES.get(tp, tp.__name__)
+        return _enum(name, tuple(str(m.value) for m in tp))
     if origin is list or (origin is tuple and typing.get_args(tp)[1:] == (...,)):
         return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
@@ -92,10 +95,8 @@ def _description(model: type[BaseModel]) -> str | None:
 
 
 def type_name(model: type[BaseModel]) -> str:
-    """A model's GraphQL name: its `title` (to tell apart two areas' same-named models),
-    else its class name."""
-    title = model.model_config.get("title")
-    return title if title else model.__name__
+    """A model's GraphQL name: the one its area gave it (GRAPHQL_NAMES), else its own."""
+    return GRAPHQL_NAMES.get(model, model.__name__)
 
 
 def output_type(model: type[BaseModel]) -> Any:
@@ -127,11 +128,22 @@ def input_type(model: type[BaseModel]) -> Any:
     annotations = {}
     for field, info in model.model_fields.items():
         where = f"{name}.{field}"
-        annotations[field] = convert(info.annotation, list(info.metadata), where, True)
+        annotation = convert(info.annotation, list(info.metadata), where, True)
         if not info.is_required():
-            setattr(cls, field, UNSET)
+            annotation, default = _optional(info, annotation)
+            setattr(cls, field, default)
+        annotations[field] = annotation
     cls.__annotations__ = annotations
     return strawberry.input(cls, name=name, description=_description(model))
+
+
+def _optional(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
+    """(annotation, default) of a field that may be left out: a scalar default is shown
+    in the schema; any other is UNSET (left to pydantic) and the field nullable."""
+    value = info.default  # PydanticUndefined under a default_factory
+    if value is None or isinstance(value, int | str | float):
+        return annotation, value
+    return annotation | None, UNSET  # a list or model default: null meaning absent
 
 
 def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
@@ -145,11 +157,7 @@ def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
         annotation = convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", True)
         default: Any = UNSET
         if not info.is_required():
-            value = info.default  # PydanticUndefined under a default_factory
-            if value is None or isinstance(value, int | str | float):
-                default = value
-            else:  # a list or model default: an optional argument, null meaning absent
-                annotation = annotation | None
+            annotation, default = _optional(info, annotation)
         out.append((name, annotation, default))
     return out
 

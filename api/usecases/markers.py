@@ -3,6 +3,8 @@
 * `LongInt`: an int that may pass 32 bits (totals, nonces) is the `Long` scalar;
   every other int is GraphQL's `Int`.
 * `Named("X")` on a `Literal[...]`: the GraphQL enum's name (else Model + Field).
+* `GRAPHQL_NAMES`: the GraphQL name an area gives a services class (an Enum, a nested
+  request model) whose own name another area's class may share (`Action`, `Character`).
 * `FreeForm` / `FreeFormInput`: a genuinely free-form document (Foundry's roll data, a
   labyrinth definition to check) is the `JSON` scalar. Every such field is recorded, so
   the contract test can tell the documented exceptions from an untyped leak.
@@ -32,6 +34,10 @@ class _Long:
 class _FreeForm:
     pass
 
+
+# Filled by the area modules under api/usecases before the schema is generated (a
+# services `Literal` alias may be named here too).
+GRAPHQL_NAMES: dict[Any, str] = {}
 
 LONG = _Long()
 FREE_FORM = _FreeForm()

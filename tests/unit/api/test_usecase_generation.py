@@ -6,7 +6,7 @@ import enum
 from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from api.graphql.generate import (
     FREE_FORM_FIELDS,
@@ -20,7 +20,7 @@ from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.schema import schema
 from api.models import FairRollRequest, RollRequest
-from api.usecases.markers import FreeForm, LongInt, Named
+from api.usecases.markers import GRAPHQL_NAMES, FreeForm, LongInt, Named
 from api.usecases.rows import ROWS
 
 
@@ -56,13 +56,19 @@ def test_an_enum_class_becomes_an_enum_named_as_itself_and_tuples_lists() -> Non
         convert(Literal["a+", "a-"], [], "T.clash", is_input=False)
 
 
-def test_a_model_titled_is_a_graphql_type_of_that_name() -> None:
+def test_an_area_names_its_services_classes_in_graphql() -> None:
     class Sheet(BaseModel):
-        model_config = ConfigDict(title="AreaSheet")
         hp: int
 
+    class Kind(enum.StrEnum):
+        A = "a"
+
+    GRAPHQL_NAMES.update({Sheet: "AreaSheet", Kind: "AreaKind"})
     assert output_type(Sheet).__name__ == "AreaSheet"
     assert input_type(Sheet).__name__ == "AreaSheetInput"
+    assert convert(Kind, [], "T.kind", is_input=True).__name__ == "AreaKind"
+    GRAPHQL_NAMES[Literal["x", "y"]] = "AreaXY"
+    assert convert(Literal["x", "y"], [], "T.xy", is_input=True).__name__ == "AreaXY"
 
 
 def test_free_form_fields_are_recorded_as_documented_exceptions() -> None:
