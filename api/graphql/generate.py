@@ -2,16 +2,18 @@
 
 An output type resolves its fields by attribute on the pydantic instance the service
 returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
-are camelCased by the schema. `Literal`s become enums; `LongInt` the `Long` scalar;
-`Identifier` the `ID` scalar; a dict keyed by an enum (a profile's stats) an object with a
-field per member, named as the member's value; `FreeForm` the `JSON` scalar, recorded in
-FREE_FORM_FIELDS as a documented exception.
+are camelCased by the schema. `Literal`s and `Enum` classes become enums (an Enum class
+named as GRAPHQL_NAMES or `Named` says, else as itself); tuples lists; `LongInt` the `Long`
+scalar; `Identifier` the `ID` scalar; a request's dict keyed by an enum (a profile's stats)
+an input with a field per member, named as the member's value; `FreeForm` the `JSON`
+scalar, recorded in FREE_FORM_FIELDS as a documented exception.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 import types
 import typing
 from typing import Any
@@ -24,12 +26,12 @@ from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.scalars import Long
-from api.usecases.markers import FREE_FORM, IDENTIFIER, LONG, Named
+from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, IDENTIFIER, LONG, Named
 
 _OUTPUTS: dict[type[BaseModel], Any] = {}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
-_KEYED: dict[tuple[str, bool], Any] = {}
+_KEYED: dict[str, Any] = {}
 # Schema coordinates of every generated JSON field or argument ("Type.fieldName",
 # "Query.fieldName(argName)"): the documented free-form exceptions.
 FREE_FORM_FIELDS: set[str] = set()
@@ -47,7 +49,9 @@ def _enum(name: str, values: tuple[str, ...]) -> Any:
         if found[1] != values:
             raise TypeError(f"enum {name} declared with two value sets")
         return found[0]
-    members = {value.upper(): value for value in values}
+    members = {re.sub(r"\W", "_", value.upper()): value for value in values}
+    if len(members) != len(values):
+        raise TypeError(f"enum {name}: two values spell the same GraphQL name")
     made: Any = strawberry.enum(enum.Enum(name, members, type=str), name=name)  # type: ignore[call-overload]
     _ENUMS[name] = (made, values)
     return made
@@ -71,8 +75,13 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     if origin is typing.Literal:
         named = [m.name for m in meta if isinstance(m, Named)]
         owner, _, field = where.partition(".")
-        return _enum(named[0] if named else owner + _pascal(field), typing.get_args(tp))
-    if origin is list:
+        name = named[0] if named else GRAPHQL_NAMES.get(tp, owner + _pascal(field))
+        return _enum(name, typing.get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        named = [m.name for m in meta if isinstance(m, Named)]
+        name = named[0] if named else GRAPHQL_NAMES.get(tp, tp.__name__)
+        return _enum(name, tuple(str(m.value) for m in tp))
+    if origin is list or (origin is tuple and typing.get_args(tp)[1:] == (...,)):
         return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
     if origin is dict and issubclass(typing.get_args(tp)[0], enum.Enum):
         return _keyed(typing.get_args(tp)[0], typing.get_args(tp)[1], where, is_input)
@@ -87,6 +96,11 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     raise TypeError(f"{where}: no GraphQL type for {tp!r} (mark free-form fields FreeForm)")
 
 
+def _description(model: type[BaseModel]) -> str | None:
+    doc = (model.__doc__ or "").strip()
+    return " ".join(doc.split()) or None
+
+
 def _admits_none(tp: Any) -> bool:
     return typing.get_origin(tp) in (typing.Union, types.UnionType) and type(None) in (
         typing.get_args(tp)
@@ -96,24 +110,22 @@ def _admits_none(tp: Any) -> bool:
 def _keyed(keys: type[enum.Enum], value: Any, where: str, is_input: bool) -> Any:
     """A dict with a value for every member of `keys`, as an argument: an input type with
     a field per member, named as the member's value (`STR`, `DEX`, …)."""
-    owner, _, field = where.partition(".")
-    name = owner.removesuffix("Input") + _pascal(field) + ("Input" if is_input else "")
-    found = _KEYED.get((name, is_input))
-    if found is not None:
-        return found
-    inner = convert(value, [], where, is_input)
-    cls: Any = type(name, (), {"__module__": __name__})
-    cls.__annotations__ = {str(member.value): inner for member in keys}
     if not is_input:
         raise TypeError(f"{where}: a dict keyed by an enum maps to GraphQL inputs only")
-    made = strawberry.input(cls, name=name)
-    _KEYED[(name, is_input)] = made
-    return made
+    owner, _, field = where.partition(".")
+    name = owner.removesuffix("Input") + _pascal(field) + "Input"
+    found = _KEYED.get(name)
+    if found is None:
+        inner = convert(value, [], where, is_input)
+        cls: Any = type(name, (), {"__module__": __name__})
+        cls.__annotations__ = {str(member.value): inner for member in keys}
+        found = _KEYED[name] = strawberry.input(cls, name=name)
+    return found
 
 
-def _description(model: type[BaseModel]) -> str | None:
-    doc = (model.__doc__ or "").strip()
-    return " ".join(doc.split()) or None
+def type_name(model: type[BaseModel]) -> str:
+    """A model's GraphQL name: the one its area gave it (GRAPHQL_NAMES), else its own."""
+    return GRAPHQL_NAMES.get(model, model.__name__)
 
 
 def output_type(model: type[BaseModel]) -> Any:
@@ -122,14 +134,15 @@ def output_type(model: type[BaseModel]) -> Any:
     if found is not None:
         return found
     model.model_rebuild()  # resolves forward references (self-referring models)
-    cls: Any = type(model.__name__, (), {"__module__": __name__})
+    name = type_name(model)
+    cls: Any = type(name, (), {"__module__": __name__})
     _OUTPUTS[model] = cls  # before the fields: models may refer to themselves
     cls.__annotations__ = {
-        name: convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", False)
-        for name, info in model.model_fields.items()
+        field: convert(info.annotation, list(info.metadata), f"{name}.{field}", False)
+        for field, info in model.model_fields.items()
     }
     cls.is_type_of = classmethod(lambda _cls, obj, _info: isinstance(obj, model))
-    return strawberry.type(cls, name=model.__name__, description=_description(model))
+    return strawberry.type(cls, name=name, description=_description(model))
 
 
 def input_type(model: type[BaseModel]) -> Any:
@@ -138,16 +151,28 @@ def input_type(model: type[BaseModel]) -> Any:
     if found is not None:
         return found
     model.model_rebuild()
-    cls: Any = type(f"{model.__name__}Input", (), {"__module__": __name__})
+    name = f"{type_name(model)}Input"
+    cls: Any = type(name, (), {"__module__": __name__})
     _INPUTS[model] = cls
     annotations = {}
-    for name, info in model.model_fields.items():
-        annotations[name], default = _slot(info, f"{model.__name__}Input.{name}")
-        if default is not _REQUIRED:
-            setattr(cls, name, default)
+    for field, info in model.model_fields.items():
+        where = f"{name}.{field}"
+        annotation = convert(info.annotation, list(info.metadata), where, True)
+        if not info.is_required():
+            annotation, default = _optional(info, annotation)
+            setattr(cls, field, default)
+        annotations[field] = annotation
     cls.__annotations__ = annotations
-    name = f"{model.__name__}Input"
     return strawberry.input(cls, name=name, description=_description(model))
+
+
+def _optional(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
+    """(annotation, default) of a field that may be left out: a scalar default is shown
+    in the schema; any other is UNSET (left to pydantic) and the field nullable."""
+    value = info.default  # PydanticUndefined under a default_factory
+    if value is None or isinstance(value, int | str | float):
+        return annotation, value
+    return annotation | None, UNSET  # a list or model default: null meaning absent
 
 
 def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
@@ -158,25 +183,12 @@ def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
     """
     out = []
     for name, info in model.model_fields.items():
-        annotation, default = _slot(info, f"{model.__name__}.{name}")
-        out.append((name, annotation, UNSET if default is _REQUIRED else default))
+        annotation = convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", True)
+        default: Any = UNSET
+        if not info.is_required():
+            annotation, default = _optional(info, annotation)
+        out.append((name, annotation, default))
     return out
-
-
-_REQUIRED = object()
-
-
-def _slot(info: FieldInfo, where: str) -> tuple[Any, Any]:
-    """(annotation, default) of a request field as an argument or input field: a scalar
-    default is shown in the schema; another default (a list, a model) makes the slot
-    optional and nullable, UNSET (left to pydantic); a required field has no default."""
-    annotation = convert(info.annotation, list(info.metadata), where, True)
-    if info.is_required():
-        return annotation, _REQUIRED
-    value = info.default  # PydanticUndefined under a default_factory
-    if value is None or isinstance(value, int | str | float):
-        return annotation, value
-    return annotation | None, UNSET
 
 
 def plain(value: Any) -> Any:

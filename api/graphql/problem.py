@@ -51,3 +51,13 @@ class Problem:
         first = _path(errors[0]["loc"], name) if errors else None
         code = invalid_request_code(errors)
         return cls(code=code, message=details, field=first or None)
+
+
+def graphql_problem(exc: ValidationError, prefix: str | None = None) -> Problem:
+    """A validation Problem whose `field` names the GraphQL argument (camelCase path),
+    under `prefix` when the model validated one argument."""
+    problem = Problem.from_validation(exc)
+    if problem.field is not None:
+        parts = [p if p.isdigit() else to_camel_case(p) for p in problem.field.split(".")]
+        problem.field = ".".join([prefix, *parts] if prefix else parts)
+    return problem

@@ -41,7 +41,6 @@ from api.graphql.errors import (
 )
 from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
-from api.graphql.mazerats import MazeRatsQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationSubscription
@@ -67,7 +66,6 @@ Query = merge_types(
     (
         UseCaseQuery,
         MazeQuery,
-        MazeRatsQuery,
         HazeQuery,
         SessionQuery,
         CampaignQuery,

@@ -1,4 +1,4 @@
-"""The rules systems' REST operations (The Maze, Maze Rats, Haze), one table row each.
+"""The rules systems' REST operations (The Maze, Haze), one table row each.
 
 A row is (path under the system's prefix, operationId, summary, body model or None for a
 GET, the response's main fields as `name[:type[?]]` words).
@@ -10,7 +10,6 @@ from pydantic import BaseModel
 
 from api.openapi.spec import Operation, obj
 from api.rest import haze_checks as hz
-from api.rest import mazerats as mr
 from api.rest.haze import (
     EffectBody,
     HazeActionRequest,
@@ -22,9 +21,6 @@ from api.rest.maze import CheckBody, DamageBody, GroupBody, LootBody, OpposedBod
 from services.haze import checks, spells
 from services.haze import requests as haze
 from services.maze.requests import CheckRequest, LootRequest, ValidateRequest
-from services.mazerats import play_requests as play
-from services.mazerats import requests as rats
-from services.mazerats.spells import SpellRequest
 
 Row = tuple[str, str, str, type[BaseModel] | None, str]
 
@@ -71,114 +67,6 @@ MAZE: list[Row] = [
         ValidateRequest,
         "valid:boolean issues:array",
     ),
-]
-
-MAZERATS: list[Row] = [
-    ("saves", "ratsSave", "Roll a save", mr.SaveBody, "total:integer? success:boolean"),
-    (
-        "saves/odds",
-        "ratsSaveOdds",
-        "Exact chance a save succeeds",
-        rats.SaveOddsRequest,
-        "success:chance",
-    ),
-    (
-        "opposed-saves",
-        "ratsOpposed",
-        "Roll an opposed save",
-        mr.OpposedSaveBody,
-        "rounds winner",
-    ),
-    (
-        "opposed-saves/odds",
-        "ratsOpposedOdds",
-        "Each side's exact chance to win",
-        rats.OpposedOddsRequest,
-        "attacker:chance defender:chance tie:chance",
-    ),
-    (
-        "attacks",
-        "ratsAttack",
-        "Roll an attack and its damage",
-        mr.AttackBody,
-        "hit:boolean damage",
-    ),
-    (
-        "attacks/odds",
-        "ratsAttackOdds",
-        "Chance to hit and damage distribution",
-        rats.AttackOddsRequest,
-        "ac:integer hit:chance mean_damage:chance damage:array",
-    ),
-    (
-        "reactions",
-        "ratsReaction",
-        "Roll a reaction",
-        mr.ReactionBody,
-        "cooperative:boolean cooperative_odds:chance",
-    ),
-    (
-        "morale",
-        "ratsMorale",
-        "Roll morale when due",
-        mr.MoraleBody,
-        "due:boolean morale:object? holds_odds:chance",
-    ),
-    (
-        "initiative",
-        "ratsInitiative",
-        "Roll initiative",
-        mr.InitiativeBody,
-        "first surprised:array",
-    ),
-    (
-        "healing",
-        "ratsHealing",
-        "Heal by ration or bandage",
-        mr.HealBody,
-        "hp:integer used_today:array",
-    ),
-    (
-        "levels",
-        "ratsLevel",
-        "Level and features for some XP",
-        play.StandingRequest,
-        "level:integer max_hp:integer sigil_slots:integer",
-    ),
-    (
-        "level-ups",
-        "ratsLevelUp",
-        "Gain the next level",
-        play.LevelUpRequest,
-        "level:integer abilities:object",
-    ),
-    (
-        "sigil-slots",
-        "ratsInscribe",
-        "Bear new sigils",
-        play.InscribeRequest,
-        "kept:array lost:array slots:integer",
-    ),
-    (
-        "turns",
-        "ratsTurn",
-        "Check a turn",
-        play.TurnRequest,
-        "allowed:boolean actions_spent:integer",
-    ),
-    ("characters", "ratsCharacter", "Generate a character", rats.CharacterRequest, "seed:string"),
-    ("sigils", "ratsSigils", "Generate sigils", rats.SigilRequest, "sigils:array"),
-    ("spell-costs", "ratsSpellCost", "HP cost of a spell", SpellRequest, "cost tier"),
-    (
-        "spell-casts",
-        "ratsSpellCast",
-        "Cast a spell: HP lost, corruption save",
-        mr.CastBody,
-        "price:object actions:integer hp:integer dead:boolean corrupted:boolean "
-        "corruption_save:object? resist_odds:chance?",
-    ),
-    ("market", "ratsMarket", "The market's wares", None, "wares:array"),
-    ("hirelings", "ratsHirelings", "Hirelings for hire", None, "hirelings:array"),
 ]
 
 ODDS = "success:chance fumble:chance failure:chance success_rate:array"
@@ -298,9 +186,8 @@ def _operations(tag: str, rows: list[Row]) -> list[Operation]:
 
 
 def rules_operations() -> list[Operation]:
-    """The Maze, Maze Rats and Haze operations."""
+    """The Maze and Haze operations."""
     return [
         *_operations("maze", MAZE),
-        *_operations("mazerats", MAZERATS),
         *_operations("haze", HAZE),
     ]

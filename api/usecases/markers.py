@@ -4,6 +4,8 @@
   every other int is GraphQL's `Int`.
 * `Identifier`: a resource's id (a job's) is GraphQL's `ID`.
 * `Named("X")` on a `Literal[...]`: the GraphQL enum's name (else Model + Field).
+* `GRAPHQL_NAMES`: the GraphQL name an area gives a services class (an Enum, a nested
+  request model) whose own name another area's class may share (`Action`, `Character`).
 * `FreeForm` / `FreeFormInput`: a genuinely free-form document (Foundry's roll data, a
   labyrinth definition to check) is the `JSON` scalar. Every such field is recorded, so
   the contract test can tell the documented exceptions from an untyped leak.
@@ -38,6 +40,10 @@ class _FreeForm:
 class _Identifier:
     pass
 
+
+# Filled by the area modules under api/usecases before the schema is generated (a
+# services `Literal` alias may be named here too).
+GRAPHQL_NAMES: dict[Any, str] = {}
 
 LONG = _Long()
 IDENTIFIER = _Identifier()

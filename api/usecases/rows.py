@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.usecases import dice, labyrinths, simulations
+from api.usecases import dice, labyrinths, mazerats, simulations
 from api.usecases.table import UseCase
 
-ROWS: tuple[UseCase, ...] = (*dice.ROWS, *labyrinths.ROWS, *simulations.ROWS)
+ROWS: tuple[UseCase, ...] = (*dice.ROWS, *labyrinths.ROWS, *mazerats.ROWS, *simulations.ROWS)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic.alias_generators import to_camel
 
 from services.dice import Rng
 from services.mazerats.errors import MazeRatsError, RuleViolation
@@ -34,14 +33,7 @@ Steps = Field(default=0, ge=0, le=MAX_STEPS)
 class SpellRequest(BaseModel):
     """What the caster wants: the GM's base cost and each +1 HP modifier."""
 
-    # GraphQL sends camelCase inside its JSON argument; REST sends snake_case.
-    model_config = ConfigDict(
-        frozen=True,
-        extra="forbid",
-        alias_generator=to_camel,
-        populate_by_name=True,
-        strict=True,
-    )
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     base: int = Field(default=1, ge=1, le=12)
     reach: Reach = Field(default=Reach.CLOSE, strict=False)

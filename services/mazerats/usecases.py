@@ -1,13 +1,62 @@
-"""Maze Rats use cases shared by REST and GraphQL: one request model in, one result out."""
+"""Maze Rats use cases shared by REST and GraphQL: one request model in, one outcome out.
+
+Every rule a call applies lives here (whether morale is due, the slots a bearer has, the
+attack check of a turn); the API only picks the seed and shapes the answer.
+"""
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict
+
 from services.dice import Rng
+from services.mazerats.advancement import Advancement, level_up
 from services.mazerats.character import Character
-from services.mazerats.encounters import InitiativeOutcome, resolve_initiative
+from services.mazerats.combat import Attack, check_attack_allowed, roll_attack
+from services.mazerats.encounters import (
+    InitiativeOutcome,
+    Morale,
+    Reaction,
+    morale_check_due,
+    resolve_initiative,
+    roll_morale,
+    roll_reaction,
+)
 from services.mazerats.generator import generate_character
-from services.mazerats.play_requests import InitiativeRequest
-from services.mazerats.requests import CharacterRequest
+from services.mazerats.healing import Healing, heal
+from services.mazerats.levels import sigil_slots
+from services.mazerats.magic import Sigil, generate_sigils
+from services.mazerats.opposed import OpposedSave, roll_opposed
+from services.mazerats.play_requests import (
+    HealRequest,
+    InitiativeRequest,
+    InscribeRequest,
+    LevelUpRequest,
+    MoraleRequest,
+    ReactionRequest,
+    TurnRequest,
+)
+from services.mazerats.requests import (
+    AttackRequest,
+    CharacterRequest,
+    OpposedSaveRequest,
+    SaveRequest,
+    SigilRequest,
+)
+from services.mazerats.saves import Save, roll_save
+from services.mazerats.sigils import Inscription, inscribe
+from services.mazerats.turns import Action, check_turn
+
+# What tells whether morale is due (the rest of a morale request is the check itself).
+MORALE_SIGNS = {"leader_defeated", "group_size", "defeated", "max_hp", "hp", "unexpected_danger"}
+
+
+class MoraleOutcome(BaseModel):
+    """Whether a morale check was due and, if due or forced, the check."""
+
+    model_config = ConfigDict(frozen=True)
+
+    due: bool
+    morale: Morale | None
 
 
 def create_character(request: CharacterRequest, rng: Rng, seed: str | None) -> Character:
@@ -28,3 +77,71 @@ def create_character(request: CharacterRequest, rng: Rng, seed: str | None) -> C
 def initiative(request: InitiativeRequest, rng: Rng) -> InitiativeOutcome:
     """Who acts first and the surprised characters' WIL saves."""
     return resolve_initiative(rng, request.surprised, request.surprised_wills)
+
+
+def save(request: SaveRequest, rng: Rng) -> Save:
+    """A save (safe and absurd tasks without dice)."""
+    return roll_save(rng, request.ability, request.path_covers, request.risk)
+
+
+def attack(request: AttackRequest, rng: Rng) -> Attack:
+    """An attack against the target's AC and its damage."""
+    aim = (request.combat_bonus, request.armor_class, request.heavy_weapon)
+    return roll_attack(rng, *aim, request.ranged, request.in_close_combat)
+
+
+def opposed(request: OpposedSaveRequest, rng: Rng) -> OpposedSave:
+    """An opposed save (ties rerolled or won by the defender, as the table rules)."""
+    return roll_opposed(rng, request.attacker_bonus, request.defender_bonus, request.ties)
+
+
+def reaction(request: ReactionRequest, rng: Rng) -> Reaction:
+    """The leader's WIL save; success means cooperative."""
+    return roll_reaction(rng, request.leader_will, request.path_covers)
+
+
+def morale(request: MoraleRequest, rng: Rng) -> MoraleOutcome:
+    """Whether a morale check is due and, if due (or forced), the NPC's WIL save."""
+    due = morale_check_due(**request.model_dump(include=MORALE_SIGNS))
+    rolled = roll_morale(rng, request.will) if due or request.force else None
+    return MoraleOutcome(due=due, morale=rolled)
+
+
+def healing(request: HealRequest, rng: Rng) -> Healing:
+    """Heal by ration (at rest) or bandage (WIL save), once a day each."""
+    care = request.model_dump(include={"resting", "will", "path_covers"})
+    used = frozenset(request.used_today)
+    return heal(rng, request.method, request.hp, request.max_hp, used_today=used, **care)
+
+
+def advance(request: LevelUpRequest) -> Advancement:
+    """The next level, its feature applied as the player chose."""
+    return level_up(
+        request.level,
+        request.abilities,
+        request.combat_bonus,
+        choice=request.choice,
+        ability=request.ability,
+    )
+
+
+def slots_of(request: InscribeRequest) -> int:
+    """The bearer's sigil slots: those given, or its level's."""
+    return request.slots if request.slots is not None else sigil_slots(request.level or 1)
+
+
+def inscription(request: InscribeRequest) -> Inscription:
+    """Bear new sigils; past the slots the excess is overwritten and lost."""
+    return inscribe(request.borne, request.new, slots_of(request), request.overwrite)
+
+
+def turn(request: TurnRequest) -> int:
+    """The actions a legal turn spends; a turn breaking the rules is refused."""
+    if Action.ATTACK in request.actions:
+        check_attack_allowed(request.ranged, request.in_close_combat)
+    return check_turn(request.actions, request.armor)
+
+
+def sigils(request: SigilRequest, rng: Rng) -> list[Sigil]:
+    """The sigils a shop offers."""
+    return generate_sigils(rng, request.count, request.realm, request.part, request.mix_realms)

@@ -96,7 +96,7 @@ def test_graphql_save_and_odds(client: httpx.Client) -> None:
             __typename ... on MazeRatsSave { total success seed dice }
           }
           mazeRatsSaveOdds(ability: 1, pathCovers: true) {
-            ... on MazeRatsSaveOdds { success { fraction } }
+            ... on MazeRatsSaveOdds { bonus success { fraction } }
           }
           bad: mazeRatsSaveOdds(ability: 9) { __typename ... on Problem { code field } }
         }""",
@@ -104,7 +104,7 @@ def test_graphql_save_and_odds(client: httpx.Client) -> None:
     save = data["mazeRatsSave"]
     assert save["__typename"] == "MazeRatsSave" and save["seed"] == "g"
     assert save["success"] == (save["total"] >= 9)
-    assert data["mazeRatsSaveOdds"]["success"]["fraction"] == "7/12"
+    assert data["mazeRatsSaveOdds"] == {"bonus": 2, "success": {"fraction": "7/12"}}
     assert data["bad"] == {"__typename": "Problem", "code": "invalid_request", "field": "ability"}
 
 
@@ -114,7 +114,7 @@ def test_graphql_attack_odds_and_problem(client: httpx.Client) -> None:
         """{
           mazeRatsAttackOdds(combatBonus: 1, ac: 6, heavyWeapon: true) {
             ... on MazeRatsAttackOdds {
-              hit { fraction } meanDamage damage { damage chance { fraction } }
+              hit { fraction } meanDamage { fraction } damage { damage fraction }
             }
           }
           mazeRatsAttack(ranged: true, inCloseCombat: true) { ... on Problem { code } }
@@ -122,8 +122,8 @@ def test_graphql_attack_odds_and_problem(client: httpx.Client) -> None:
         }""",
     )
     odds = data["mazeRatsAttackOdds"]
-    assert odds["hit"]["fraction"] == "13/18" and odds["meanDamage"] == "3/1"
-    assert odds["damage"][-1] == {"damage": 8, "chance": {"fraction": "1/36"}}
+    assert odds["hit"]["fraction"] == "13/18" and odds["meanDamage"]["fraction"] == "3/1"
+    assert odds["damage"][-1] == {"damage": 8, "fraction": "1/36"}
     assert data["mazeRatsAttack"] == {"code": "ranged_in_close_combat"}
     assert data["mazeRatsOpposedSaveOdds"]["tie"]["fraction"] == "73/648"
 
@@ -131,33 +131,44 @@ def test_graphql_attack_odds_and_problem(client: httpx.Client) -> None:
 def test_graphql_character_is_valid_and_identical_for_the_same_seed(
     client: httpx.Client,
 ) -> None:
-    query = """{ mazeRatsCharacter(seed: "hero") {
-        ... on MazeRatsCharacter { seed armorClass maxHp paths items sheet } } }"""
+    query = """{ mazeRatsCharacter(seed: "hero") { ... on MazeRatsCharacter {
+        seed name level xp abilityRow abilities { strength dexterity will } maxHp hp
+        combatBonus paths { dice entry } gearPackage gear { armor shield weapon }
+        weapon { dice entry } armorClass items { dice entry } appearance { dice entry }
+        detail { dice entry } sigilSlots sigils } } }"""
     first = gql(client, query)["mazeRatsCharacter"]
     assert first == gql(client, query)["mazeRatsCharacter"]
     assert first["maxHp"] == 6 and len(first["items"]) == 6 and len(first["paths"]) == 1
     rest = client.post("/v1/mazerats/characters", json={"seed": "hero"}).json()
-    assert first["sheet"] == rest
+    # The same sheet on both transports: GraphQL camelCases its keys, enums upper-cased.
+    assert first["abilityRow"] == rest["ability_row"] and first["items"] == rest["items"]
+    assert first["gear"]["armor"] == rest["gear"]["armor"].upper()
+    assert first["gearPackage"] == rest["gear_package"] and first["detail"] == rest["detail"]
 
 
 def test_graphql_sigils_spell_cost_market_and_hirelings(client: httpx.Client) -> None:
     data = gql(
         client,
         """{
-          mazeRatsSigils(seed: "shop", count: 2, realm: "corporeal") {
-            ... on MazeRatsSigils { sigils { name realm part } }
+          mazeRatsSigils(seed: "shop", count: 2, realm: CORPOREAL) {
+            ... on MazeRatsSigils { sigils { name realm part rolls { table dice entry } } }
           }
-          mazeRatsSpellCost(spell: {base: 2, extraTargets: 1, corruptionDiscount: 1}) {
-            ... on MazeRatsSpellCost { cost tier corruptionSave }
+          mazeRatsSpellCost(base: 2, extraTargets: 1, corruptionDiscount: 1) {
+            ... on MazeRatsSpellCost { cost tier corruptionSave breakdown { corruption } }
           }
-          mazeRatsMarket
-          mazeRatsHirelings
+          mazeRatsMarket { ... on MazeRatsMarket { wares { name price { low per } } } }
+          mazeRatsHirelings { ... on MazeRatsHirelings { hirelings { name ac } } }
         }""",
     )
-    assert all(s["realm"] == "corporeal" for s in data["mazeRatsSigils"]["sigils"])
-    assert data["mazeRatsSpellCost"] == {"cost": 2, "tier": "minor", "corruptionSave": True}
-    assert data["mazeRatsMarket"][0]["name"] == "Light Weapon"
-    assert len(data["mazeRatsHirelings"]) == 6
+    assert all(s["realm"] == "CORPOREAL" for s in data["mazeRatsSigils"]["sigils"])
+    assert data["mazeRatsSpellCost"] == {
+        "cost": 2,
+        "tier": "MINOR",
+        "corruptionSave": True,
+        "breakdown": {"corruption": -1},
+    }
+    assert data["mazeRatsMarket"]["wares"][0]["name"] == "Light Weapon"
+    assert len(data["mazeRatsHirelings"]["hirelings"]) == 6
 
 
 def post(client: httpx.Client, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -247,21 +258,21 @@ def test_graphql_play_queries(client: httpx.Client) -> None:
             ... on MazeRatsReaction { cooperative cooperativeOdds { fraction } save { success } }
           }
           mazeRatsMorale(leaderDefeated: true, seed: "m") {
-            ... on MazeRatsMorale { due holds save { success } }
+            ... on MazeRatsMorale { due morale { holds save { success } } }
           }
-          mazeRatsInitiative(surprised: "opponents") { ... on MazeRatsInitiative { first } }
-          mazeRatsHeal(hp: 1, maxHp: 6, method: "ration", resting: true) {
+          mazeRatsInitiative(surprised: OPPONENTS) { ... on MazeRatsInitiative { first } }
+          mazeRatsHeal(hp: 1, maxHp: 6, method: RATION, resting: true) {
             ... on MazeRatsHealing { healed hp usedToday }
           }
           mazeRatsLevel(xp: 20) { ... on MazeRatsStanding { level paths features } }
-          mazeRatsLevelUp(level: 2, choice: "ability", ability: "DEX") {
-            ... on MazeRatsAdvancement { level dexterity combatBonus }
+          mazeRatsLevelUp(level: 2, choice: ABILITY, ability: DEX) {
+            ... on MazeRatsAdvancement { level abilities { dexterity } combatBonus }
           }
           mazeRatsInscribe(borne: ["A"], new: ["B", "C"], slots: 2) {
             ... on MazeRatsInscription { kept lost }
           }
-          mazeRatsTurn(actions: ["maneuver"], armor: "heavy") { ... on Problem { code } }
-          gear: mazeRatsAttackOdds(gear: {armor: "light", shield: true}) {
+          mazeRatsTurn(actions: [MANEUVER], armor: HEAVY) { ... on Problem { code } }
+          gear: mazeRatsAttackOdds(gear: {armor: LIGHT, shield: true}) {
             ... on MazeRatsAttackOdds { hit { fraction float } }
           }
         }""",
@@ -270,11 +281,16 @@ def test_graphql_play_queries(client: httpx.Client) -> None:
     assert reaction["cooperative"] == reaction["save"]["success"]
     assert reaction["cooperativeOdds"]["fraction"] == "5/18"
     morale = data["mazeRatsMorale"]
-    assert morale["due"] and morale["holds"] == morale["save"]["success"]
-    assert data["mazeRatsInitiative"]["first"] == "party"
-    assert data["mazeRatsHeal"] == {"healed": 3, "hp": 4, "usedToday": ["ration"]}
+    assert morale["due"] and morale["morale"]["holds"] == morale["morale"]["save"]["success"]
+    assert data["mazeRatsInitiative"]["first"] == "PARTY"
+    assert data["mazeRatsHeal"] == {"healed": 3, "hp": 4, "usedToday": ["RATION"]}
     assert data["mazeRatsLevel"]["level"] == 5 and data["mazeRatsLevel"]["paths"] == 2
-    assert data["mazeRatsLevelUp"] == {"level": 3, "dexterity": 1, "combatBonus": 1}
+    assert "ABILITY_SCORE__1_AND_SECOND_PATH" in data["mazeRatsLevel"]["features"]
+    assert data["mazeRatsLevelUp"] == {
+        "level": 3,
+        "abilities": {"dexterity": 1},
+        "combatBonus": 1,
+    }
     assert data["mazeRatsInscribe"] == {"kept": ["B", "C"], "lost": ["A"]}
     assert data["mazeRatsTurn"] == {"code": "maneuver_in_heavy_armor"}
     assert data["gear"]["hit"]["fraction"] == "5/12"
@@ -338,8 +354,8 @@ def test_graphql_cast_initiative_and_chosen_character(client: httpx.Client) -> N
             ... on MazeRatsSpellCast { hp dead actions corruptionSave { success } price { cost } }
           }
           mazeRatsInitiative(surprisedWills: [0]) { ... on Problem { code } }
-          mazeRatsCharacter(abilityRow: 3, path: "inksworn", weapon: "Dagger", gearPackage: "A") {
-            ... on MazeRatsCharacter { paths sheet }
+          mazeRatsCharacter(abilityRow: 3, path: "inksworn", weapon: "Dagger", gearPackage: A) {
+            ... on MazeRatsCharacter { paths { entry } abilityRow weapon { dice entry } }
           }
         }""",
     )
@@ -352,6 +368,50 @@ def test_graphql_cast_initiative_and_chosen_character(client: httpx.Client) -> N
     }
     assert data["mazeRatsInitiative"] == {"code": "nobody_surprised"}
     character = data["mazeRatsCharacter"]
-    assert character["paths"] == ["Inksworn"]
-    assert character["sheet"]["ability_row"] == 3
-    assert character["sheet"]["weapon"] == {"dice": [], "entry": "Dagger"}
+    assert character["paths"] == [{"entry": "Inksworn"}]
+    assert character["abilityRow"] == 3
+    assert character["weapon"] == {"dice": [], "entry": "Dagger"}
+
+
+def _graphql_input(value: Any, enums: frozenset[str]) -> Any:
+    """A REST (snake_case) object as a GraphQL input: camelCase keys, enum names."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            head, *rest = key.split("_")
+            name = head + "".join(part.title() for part in rest)
+            enum = key in enums and isinstance(item, str)
+            out[name] = item.upper() if enum else _graphql_input(item, enums)
+        return out
+    if isinstance(value, list):
+        return [_graphql_input(v, enums) for v in value]
+    return value
+
+
+def test_a_character_casts_from_a_borne_sigil_on_both_transports(client: httpx.Client) -> None:
+    """A sheet (typed `MazeRatsCharacterInput` over GraphQL, no JSON) casts from its sigil;
+    the same request answers the same cast on both transports."""
+    sheet = {**post(client, "characters", {"seed": "mage"}), "sigils": ["Fire"]}
+    body = {"spell": {"base": 2}, "character": sheet, "sigil": "Fire", "seed": "k"}
+    rest = post(client, "spell-casts", body)
+    assert rest["hp"] == sheet["hp"] - 2 and rest["character"]["hp"] == rest["hp"]
+    graphql_sheet = _graphql_input(sheet, frozenset({"armor", "weapon"}))
+    response = client.post(
+        "/graphql",
+        json={
+            "query": """query($c: MazeRatsCharacterInput!) {
+              mazeRatsCast(spell: {base: 2}, character: $c, sigil: "Fire", seed: "k") {
+                ... on MazeRatsSpellCast { hp character { hp sigils } }
+              }
+              unborne: mazeRatsCast(character: $c, sigil: "Ice") { ... on Problem { code } }
+            }""",
+            "variables": {"c": graphql_sheet},
+        },
+    )
+    assert "errors" not in response.json(), response.text
+    data = response.json()["data"]
+    assert data["mazeRatsCast"] == {
+        "hp": rest["hp"],
+        "character": {"hp": rest["hp"], "sigils": ["Fire"]},
+    }
+    assert data["unborne"] == {"code": "sigil_not_borne"}

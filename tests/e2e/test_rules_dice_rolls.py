@@ -93,9 +93,10 @@ GRAPHQL = """query($seed: String!) {
       diceRolls(render: [FOUNDRY]) { expression total dice { face sides } foundry }
     }
   }
-  mazeRatsSave(ability: 1, seed: $seed) {
+  mazeRatsSave(ability: 1, seed: $seed, render: []) {
     ... on MazeRatsSave { diceRolls { expression total dice { face sides } } }
   }
+  quiet: mazeRatsSave(ability: 1, seed: $seed) { ... on MazeRatsSave { diceRolls { total } } }
   hazeAction(action: {ability: 6, skill: 2}, seed: $seed) {
     ... on HazeActionResult {
       diceRolls(render: [DICE_SO_NICE]) { expression dice { face } diceSoNice }
@@ -117,5 +118,6 @@ def test_graphql_shows_the_same_dice_as_rest_for_the_same_seed(client: httpx.Cli
     assert [d["face"] for d in graph[0]["dice"]] == [d["face"] for d in rest[0]["dice"]]
     save = _post(client, "mazerats/saves", {"ability": 1, "seed": "parity", "render": []})
     assert data["mazeRatsSave"]["diceRolls"][0]["total"] == save["dice_rolls"][0]["total"]
+    assert data["quiet"] == {"diceRolls": None}  # as over REST: no `render`, no dice
     action = data["hazeAction"]["diceRolls"]
     assert action and all(r["diceSoNice"] for r in action)

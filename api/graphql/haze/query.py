@@ -31,8 +31,7 @@ from api.graphql.haze.payloads import (
     HazeExhaustionPayload,
 )
 from api.graphql.haze.validate import Invalid, checked, seed_or_new, table_rules
-from api.graphql.mazerats.answer import graphql_problem
-from api.graphql.problem import Problem
+from api.graphql.problem import Problem, graphql_problem
 from api.graphql.rolled import with_rolls
 from api.rolls import recorded, recorded_in_thread
 from services.dice import seeded_rng

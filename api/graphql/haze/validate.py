@@ -8,8 +8,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from strawberry.scalars import JSON
 
-from api.graphql.mazerats.answer import graphql_problem
-from api.graphql.problem import Problem
+from api.graphql.problem import Problem, graphql_problem
 from api.models import RequestModel, Seed
 from services.dice import new_seed
 from services.haze import HazeError, HazeRules

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import enum
 import typing
 from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from api.graphql.generate import FREE_FORM_FIELDS, convert, plain, without_nulls
+from api.graphql.generate import (
+    FREE_FORM_FIELDS,
+    convert,
+    input_type,
+    output_type,
+    plain,
+    without_nulls,
+)
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.schema import schema
 from api.models import FairRollRequest, RollRequest
 from api.openapi.usecases import params
-from api.usecases.markers import FreeForm, LongInt, Named
+from api.usecases.markers import GRAPHQL_NAMES, FreeForm, LongInt, Named
 from api.usecases.rows import ROWS
 from api.usecases.simulations import Policy, SimulationRequest
 from services.labyrinth.profiles import CheckProfile, Stat
@@ -35,6 +43,37 @@ def test_a_literal_becomes_a_named_enum_of_its_values() -> None:
     enum = convert(Annotated[Literal["a_b", "c"], Named("Letters")], [], "T.x", False)
     assert [m.value for m in enum] == ["a_b", "c"]
     assert plain([enum("a_b")]) == ["a_b"]
+
+
+def test_an_enum_class_becomes_an_enum_named_as_itself_and_tuples_lists() -> None:
+    class Grade(enum.StrEnum):
+        LOW = "score_+1"
+        HIGH = "score_+2"
+
+    made = convert(Grade, [], "T.grade", is_input=True)
+    assert made.__name__ == "Grade"
+    assert [m.name for m in made] == ["SCORE__1", "SCORE__2"]
+    assert plain(made("score_+2")) == "score_+2"
+    renamed = convert(Annotated[Grade, Named("OtherGrade")], [], "T.g", is_input=False)
+    assert renamed.__name__ == "OtherGrade"
+    assert convert(tuple[int, ...], [], "T.dice", is_input=False) == list[int]
+    with pytest.raises(TypeError, match="same GraphQL name"):
+        convert(Literal["a+", "a-"], [], "T.clash", is_input=False)
+
+
+def test_an_area_names_its_services_classes_in_graphql() -> None:
+    class Sheet(BaseModel):
+        hp: int
+
+    class Kind(enum.StrEnum):
+        A = "a"
+
+    GRAPHQL_NAMES.update({Sheet: "AreaSheet", Kind: "AreaKind"})
+    assert output_type(Sheet).__name__ == "AreaSheet"
+    assert input_type(Sheet).__name__ == "AreaSheetInput"
+    assert convert(Kind, [], "T.kind", is_input=True).__name__ == "AreaKind"
+    GRAPHQL_NAMES[Literal["x", "y"]] = "AreaXY"
+    assert convert(Literal["x", "y"], [], "T.xy", is_input=True).__name__ == "AreaXY"
 
 
 def test_free_form_fields_are_recorded_as_documented_exceptions() -> None:

@@ -1,0 +1,359 @@
+"""The Maze Rats use cases' result models: every key the server answers, typed.
+
+Built from the services' own outcomes (`model_dump(mode="json")`); a rolled result adds
+the `seed` that replays it and, when the request asked for `render`, `dice_rolls`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from api.usecases import dice_results
+from api.usecases.markers import Named
+from api.usecases.table import Result
+from services.mazerats.character import GearPackage
+
+Side = Annotated[Literal["party", "opponents"], Named("MazeRatsSide")]
+Feature = Annotated[
+    Literal[
+        "ability_score_+1",
+        "ability_score_+1_or_combat_bonus_+1",
+        "additional_sigil_slot",
+        "ability_score_+1_and_second_path",
+    ],
+    Named("MazeRatsFeature"),
+]
+Armor = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsArmor")]
+Weapon = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsWeapon")]
+HealMethod = Annotated[Literal["ration", "bandage", "magic"], Named("MazeRatsHealMethod")]
+Reach = Annotated[Literal["close", "nearby", "far", "distant"], Named("MazeRatsReach")]
+Tier = Annotated[Literal["minor", "major", "master"], Named("MazeRatsSpellTier")]
+
+
+class MazeRatsChance(Result):
+    """An exact probability: the fraction and its float."""
+
+    fraction: str
+    float: float
+
+
+class MazeRatsRolled(Result):
+    """A rolled result: the seed replays it; `dice_rolls` only when `render` was given."""
+
+    seed: str
+    dice_rolls: list[dice_results.RollResult] | None = None
+
+
+class MazeRatsSaveRoll(Result):
+    """A save: 2d6 + bonus, 9 or more succeeds (`automatic`: decided without dice)."""
+
+    dice: list[int]
+    bonus: int
+    total: int | None
+    target: int
+    success: bool
+    automatic: bool
+
+
+class MazeRatsSave(MazeRatsSaveRoll, MazeRatsRolled):
+    """A rolled save and its seed."""
+
+
+class MazeRatsSaveOdds(Result):
+    """The save bonus and the exact chance that the save succeeds."""
+
+    bonus: int
+    success: MazeRatsChance
+
+
+class MazeRatsOpposedRound(Result):
+    """One exchange of an opposed save: each side's dice and total."""
+
+    attacker_dice: list[int]
+    defender_dice: list[int]
+    attacker_total: int
+    defender_total: int
+
+
+class MazeRatsOpposedSave(MazeRatsRolled):
+    """An opposed save: every exchange (more than one when ties reroll) and the winner."""
+
+    rounds: list[MazeRatsOpposedRound]
+    winner: Annotated[Literal["attacker", "defender"], Named("MazeRatsOpposedSide")]
+
+
+class MazeRatsOpposedOdds(Result):
+    """Each side's exact chance to win one exchange, and a tie's."""
+
+    attacker: MazeRatsChance
+    defender: MazeRatsChance
+    tie: MazeRatsChance
+
+
+class MazeRatsAttack(MazeRatsRolled):
+    """An attack: 2d6 + Combat Bonus must exceed AC; the damage dealt."""
+
+    dice: list[int]
+    combat_bonus: int
+    ac: int
+    total: int
+    hit: bool
+    damage: int
+
+
+class MazeRatsDamagePoint(Result):
+    """An amount of damage (0 is a miss) and its exact chance."""
+
+    damage: int
+    fraction: str
+    float: float
+
+
+class MazeRatsAttackOdds(Result):
+    """The exact chance to hit, the mean damage and the damage distribution."""
+
+    ac: int
+    hit: MazeRatsChance
+    mean_damage: MazeRatsChance
+    damage: list[MazeRatsDamagePoint]
+
+
+class MazeRatsReaction(MazeRatsRolled):
+    """A reaction roll: the leader's WIL save; success means cooperative."""
+
+    save: MazeRatsSaveRoll
+    cooperative: bool
+    cooperative_odds: MazeRatsChance
+
+
+class MazeRatsMoraleCheck(Result):
+    """The NPC's WIL save and whether its morale holds."""
+
+    save: MazeRatsSaveRoll
+    holds: bool
+
+
+class MazeRatsMorale(MazeRatsRolled):
+    """Whether a check was due; the check if due (or forced); the chance it holds."""
+
+    due: bool
+    morale: MazeRatsMoraleCheck | None
+    holds_odds: MazeRatsChance
+
+
+class MazeRatsSurprisedSave(Result):
+    """A surprised character's WIL save; failing it skips the first turn."""
+
+    save: MazeRatsSaveRoll
+    skips_first_turn: bool
+
+
+class MazeRatsInitiative(MazeRatsRolled):
+    """Who acts first, whether by surprise, and the surprised characters' saves."""
+
+    first: Side
+    by_surprise: bool
+    surprised: list[MazeRatsSurprisedSave]
+
+
+class MazeRatsHealing(MazeRatsRolled):
+    """A healing attempt: the WIL save (bandage), HP healed and now, the day's uses."""
+
+    method: HealMethod
+    save: MazeRatsSaveRoll | None
+    healed: int
+    hp: int
+    used_today: list[HealMethod]
+
+
+class MazeRatsStanding(Result):
+    """The level for the XP, its features so far, max HP, sigil slots and paths."""
+
+    xp: int
+    level: int
+    features: list[Feature]
+    max_hp: int
+    sigil_slots: int
+    paths: int
+    next_level_xp: int | None
+
+
+class MazeRatsAbilities(Result):
+    """Strength, dexterity and will."""
+
+    strength: int
+    dexterity: int
+    will: int
+
+
+class MazeRatsAdvancement(Result):
+    """The new level, its feature and the sheet's figures after applying it."""
+
+    level: int
+    feature: Feature
+    abilities: MazeRatsAbilities
+    combat_bonus: int
+    max_hp: int
+    sigil_slots: int
+    paths: int
+
+
+class MazeRatsInscription(Result):
+    """The bearer's slots, the sigils kept, and those lost to overwriting."""
+
+    kept: list[str]
+    lost: list[str]
+    slots: int
+
+
+class MazeRatsTurn(Result):
+    """An allowed turn and how many of its two actions it spends."""
+
+    allowed: bool
+    actions_spent: int
+
+
+class MazeRatsPick(Result):
+    """A table entry and the dice that picked it (empty when chosen)."""
+
+    dice: list[int]
+    entry: str
+
+
+class MazeRatsGear(Result):
+    """Armor, shield and weapon kind."""
+
+    armor: Armor
+    shield: bool
+    weapon: Weapon
+
+
+class MazeRatsCharacter(Result):
+    """A character sheet; the same seed gives the same sheet."""
+
+    seed: str | None
+    name: str | None
+    level: int
+    xp: int
+    ability_row: int
+    abilities: MazeRatsAbilities
+    max_hp: int
+    hp: int
+    combat_bonus: int
+    paths: list[MazeRatsPick]
+    gear_package: Annotated[GearPackage, Named("MazeRatsGearPackage")]
+    gear: MazeRatsGear
+    weapon: MazeRatsPick
+    armor_class: int
+    items: list[MazeRatsPick]
+    appearance: MazeRatsPick
+    detail: MazeRatsPick
+    sigil_slots: int
+    sigils: list[str]
+
+
+class MazeRatsTableRoll(Result):
+    """A d66 roll on one of the sigil tables and the entry it read."""
+
+    table: str
+    dice: list[int]
+    entry: str
+
+
+class MazeRatsSigil(Result):
+    """A generated sigil: name, realm, first table and the d66 rolls."""
+
+    name: str
+    realm: Annotated[Literal["corporeal", "ethereal"], Named("MazeRatsRealm")]
+    part: Annotated[Literal["effect", "element"], Named("MazeRatsSigilPart")]
+    rolls: list[MazeRatsTableRoll]
+
+
+class MazeRatsSigils(Result):
+    """The sigils a shop offers, reproducible from the seed."""
+
+    seed: str
+    sigils: list[MazeRatsSigil]
+
+
+class MazeRatsSpellBreakdown(Result):
+    """A spell's cost, term by term (the discount is negative)."""
+
+    base: int
+    range: int
+    targets: int
+    duration: int
+    damage: int
+    effects: int
+    no_save: int
+    corruption: int
+
+
+class MazeRatsSpellCost(Result):
+    """A spell's HP cost, tier, breakdown, reach, damage and whether it risks corruption."""
+
+    cost: int
+    tier: Tier
+    within_guidelines: bool
+    breakdown: MazeRatsSpellBreakdown
+    reach: Reach
+    damage: int | None
+    corruption_save: bool
+
+
+class MazeRatsSpellCast(MazeRatsRolled):
+    """A cast spell: its price, HP after it, death, and the corruption save if risked."""
+
+    price: MazeRatsSpellCost
+    actions: int
+    hp_before: int
+    hp: int
+    dead: bool
+    corruption_save: MazeRatsSaveRoll | None
+    corrupted: bool
+    resist_odds: MazeRatsChance | None
+    character: MazeRatsCharacter | None
+
+
+class MazeRatsPrice(Result):
+    """A price range in gold, per item, day or month."""
+
+    low: int
+    high: int
+    per: Annotated[Literal["item", "day", "month"], Named("MazeRatsPricePer")]
+
+
+class MazeRatsWare(Result):
+    """One line of the market: its price, hands, AC and damage bonuses, examples."""
+
+    name: str
+    category: str
+    price: MazeRatsPrice
+    hands: int | None
+    ac_bonus: int
+    damage_bonus: int
+    examples: list[str]
+
+
+class MazeRatsMarket(Result):
+    """The market's wares and prices."""
+
+    wares: list[MazeRatsWare]
+
+
+class MazeRatsHireling(Result):
+    """A hireling: wage, HP, AC options, gear, Combat Bonus and notes."""
+
+    name: str
+    wage: MazeRatsPrice
+    hp: int
+    ac: list[int]
+    gear: list[str]
+    combat_bonus: int
+    notes: list[str]
+
+
+class MazeRatsHirelings(Result):
+    """The hirelings for hire."""
+
+    hirelings: list[MazeRatsHireling]
