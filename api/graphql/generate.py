@@ -20,10 +20,13 @@ from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
+from api.graphql.chance import Chance
 from api.graphql.scalars import Long
 from api.usecases.markers import FREE_FORM, LONG, Named
+from services.chance import Chance as ChanceModel
 
-_OUTPUTS: dict[type[BaseModel], Any] = {}
+# The Chance model is the schema's one Chance type (the hand-written areas' too).
+_OUTPUTS: dict[type[BaseModel], Any] = {ChanceModel: Chance}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
 # Schema coordinates of every generated JSON field or argument ("Type.fieldName",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, ValidationError
 
+from api.graphql.chance import Chance
 from api.graphql.generate import FREE_FORM_FIELDS, convert, plain, without_nulls
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
@@ -14,6 +16,7 @@ from api.graphql.schema import schema
 from api.models import FairRollRequest, RollRequest
 from api.usecases.markers import FreeForm, LongInt, Named
 from api.usecases.rows import ROWS
+from services.chance import Chance as ChanceModel
 
 
 def test_an_untyped_field_is_refused_at_generation() -> None:
@@ -64,3 +67,8 @@ def test_every_row_is_served_once_on_each_transport() -> None:
     for row in ROWS:
         assert f"{row.result.__name__}Payload" in sdl
     assert "DiceProblem" not in sdl and "mazePresets" not in sdl
+
+
+def test_the_chance_model_is_the_schema_s_one_chance_type() -> None:
+    assert convert(ChanceModel, [], "T.odds", is_input=False) is Chance
+    assert ChanceModel.of(Fraction(2, 4)) == ChanceModel(fraction="1/2", float=0.5)
