@@ -114,9 +114,18 @@ def input_type(model: type[BaseModel]) -> Any:
     annotations = {}
     for name, info in model.model_fields.items():
         where = f"{model.__name__}Input.{name}"
-        annotations[name] = convert(info.annotation, list(info.metadata), where, True)
+        annotation = convert(info.annotation, list(info.metadata), where, True)
         if not info.is_required():
-            setattr(cls, name, UNSET)
+            # As an argument's: a plain scalar default is shown; any other default (an
+            # enum's, a list's, a model's) makes the field optional, absent meaning default.
+            value = info.default
+            plain_default = value is None or (
+                isinstance(value, int | str | float) and not isinstance(annotation, enum.EnumMeta)
+            )
+            if not plain_default:
+                annotation, value = annotation | None, UNSET
+            setattr(cls, name, value)
+        annotations[name] = annotation
     cls.__annotations__ = annotations
     name = f"{model.__name__}Input"
     return strawberry.input(cls, name=name, description=_description(model))
