@@ -39,7 +39,6 @@ from api.graphql.errors import (
     coded_rule,
     report,
 )
-from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
 from api.graphql.scalars import SCALARS
@@ -68,7 +67,6 @@ Query = merge_types(
         UseCaseQuery,
         MazeQuery,
         MazeRatsQuery,
-        HazeQuery,
         SessionQuery,
         CampaignQuery,
         SimulationQuery,

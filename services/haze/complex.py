@@ -10,8 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from services.haze.errors import ComplexActionOver
 from services.haze.outcome import ActionOutcome
 from services.haze.rules import DEFAULT_RULES, HazeRules
+from services.markers import Named
 
-Status = Literal["in_progress", "completed", "fumbled", "exhausted", "given_up"]
+Status = Annotated[
+    Literal["in_progress", "completed", "fumbled", "exhausted", "given_up"],
+    Named("HazeComplexStatus"),
+]
 MAX_COMPLEX_DIFFICULTY = 1000
 
 

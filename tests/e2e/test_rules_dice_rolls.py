@@ -96,9 +96,9 @@ GRAPHQL = """query($seed: String!) {
   mazeRatsSave(ability: 1, seed: $seed) {
     ... on MazeRatsSave { diceRolls { expression total dice { face sides } } }
   }
-  hazeAction(action: {ability: 6, skill: 2}, seed: $seed) {
+  hazeAction(action: {ability: 6, skill: 2}, seed: $seed, render: [DICE_SO_NICE]) {
     ... on HazeActionResult {
-      diceRolls(render: [DICE_SO_NICE]) { expression dice { face } diceSoNice }
+      diceRolls { expression dice { face } diceSoNice }
     }
   }
 }"""
