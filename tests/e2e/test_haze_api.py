@@ -31,7 +31,8 @@ def graphql(client: httpx.Client, query: str, **variables: Any) -> dict[str, Any
 
 
 def haze_action(client: httpx.Client, action: dict[str, Any], **args: Any) -> dict[str, Any]:
-    query = f"""query($a: HazeActionInput!, $s: String, $arb: Boolean! = false, $r: HazeRulesInput) {{
+    query = f"""query($a: HazeActionInput!, $s: String, $arb: Boolean! = false,
+        $r: HazeRulesInput) {{
         hazeAction(action: $a, seed: $s, arbitrary: $arb, rules: $r) {{ {ACTION_FIELDS} }} }}"""
     result: dict[str, Any] = graphql(client, query, a=action, **args)["hazeAction"]
     return result
