@@ -83,7 +83,8 @@ class HazeActionOutcome(ActionOutcome):
     """An action: the roll (null for an arbitrary success), margin = target − roll,
     success rate = margin − difficulty, and a fumble's one effect die."""
 
-    fumble_effect: HazeEffectRoll | None = None
+    arbitrary: bool
+    fumble_effect: HazeEffectRoll | None
 
 
 class RolledAction(HazeActionOutcome):
@@ -158,6 +159,9 @@ class HazeReactionOdds(HazeResult):
 
 class HazeInitiativeRoll(InitiativeRoll):
     """A combatant's initiative: the roll and its success rate."""
+
+    initiative: int
+    roll: int | None
 
 
 class RolledInitiative(HazeResult):

@@ -284,3 +284,38 @@ def test_graphql_re_actions_initiative_and_refusals(client: httpx.Client) -> Non
     assert data["over"] == {"code": "constraint_violation", "field": "state.body"}
     assert data["empty"] == {"code": "no_participants"}
     assert data["longSeed"] == {"code": "invalid_request", "field": "seed"}
+
+
+def test_rest_and_graphql_answer_a_complex_round_and_exhaustion_alike(
+    client: httpx.Client,
+) -> None:
+    """One use case, one shape: the rounds and exhaustion GraphQL had alone are REST too."""
+    people = [{"spec": {"ability": 5, "skill": 4}, "points": 5}]
+    body = {"action": {"difficulty": 12}, "participants": people, "seed": "lock"}
+    response = client.post("/v1/haze/complex-actions", json=body)
+    assert response.status_code == 200, response.text
+    rest = response.json()
+    query = """query($p: [HazeParticipantInput!]!) {
+        hazeComplexAction(action: {difficulty: 12}, participants: $p, seed: "lock") {
+          ... on HazeComplexAction { total rounds remaining points seed
+            rolls { roll successRate } } } }"""
+    gql = graphql(client, query, p=people)["hazeComplexAction"]
+    assert (rest["total"], rest["points"], rest["seed"]) == (gql["total"], gql["points"], "lock")
+    assert rest["rolls"][0]["success_rate"] == gql["rolls"][0]["successRate"]
+    nobody = client.post("/v1/haze/complex-actions", json={**body, "participants": []})
+    assert_problem(nobody, 422, "no_participants")
+    pool = {"health": 5, "points": 5}
+    state = {"body": pool, "mind": pool, "soul": pool}
+    paid = client.post("/v1/haze/exhaustion", json={"state": state, "actions": ["body", "body"]})
+    assert paid.json()["body"] == {
+        "health": 5,
+        "points": 2,
+        "actions": 2,
+        "spent": 3,
+        "next_cost": 3,
+        "can_act": False,
+    }
+    third = {"state": state, "actions": ["body"] * 3}
+    assert_problem(client.post("/v1/haze/exhaustion", json=third), 422, "exhausted")
+    camel = {"state": state, "rules": {"endRound": True}}
+    assert_problem(client.post("/v1/haze/exhaustion", json=camel), 422, "invalid_request")
