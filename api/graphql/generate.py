@@ -25,10 +25,13 @@ from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
+from api.graphql.chance import Chance
 from api.graphql.scalars import Long
 from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, IDENTIFIER, LONG, Named
+from services.chance import Chance as ChanceModel
 
-_OUTPUTS: dict[type[BaseModel], Any] = {}
+# The Chance model is the schema's one Chance type (the hand-written areas' too).
+_OUTPUTS: dict[type[BaseModel], Any] = {ChanceModel: Chance}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
 _KEYED: dict[str, Any] = {}
@@ -170,6 +173,8 @@ def _optional(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
     """(annotation, default) of a field that may be left out: a scalar default is shown
     in the schema; any other is UNSET (left to pydantic) and the field nullable."""
     value = info.default  # PydanticUndefined under a default_factory
+    if isinstance(annotation, enum.EnumMeta) and isinstance(value, str):
+        return annotation, annotation(value)  # shown as the enum's member
     if value is None or isinstance(value, int | str | float):
         return annotation, value
     return annotation | None, UNSET  # a list or model default: null meaning absent

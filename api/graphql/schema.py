@@ -39,7 +39,6 @@ from api.graphql.errors import (
     coded_rule,
     report,
 )
-from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
@@ -66,7 +65,6 @@ Query = merge_types(
     (
         UseCaseQuery,
         MazeQuery,
-        HazeQuery,
         SessionQuery,
         CampaignQuery,
         TablesQuery,

@@ -1,4 +1,4 @@
-"""The rules systems' REST operations (The Maze, Haze), one table row each.
+"""The Maze's hand-written REST operations, one table row each.
 
 A row is (path under the system's prefix, operationId, summary, body model or None for a
 GET, the response's main fields as `name[:type[?]]` words).
@@ -9,17 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from api.openapi.spec import Operation, obj
-from api.rest import haze_checks as hz
-from api.rest.haze import (
-    EffectBody,
-    HazeActionRequest,
-    HazeOddsRequest,
-    InitiativeBody,
-    ReactionBody,
-)
 from api.rest.maze import CheckBody, DamageBody, GroupBody, LootBody, OpposedBody
-from services.haze import checks, spells
-from services.haze import requests as haze
 from services.maze.requests import CheckRequest, LootRequest, ValidateRequest
 
 Row = tuple[str, str, str, type[BaseModel] | None, str]
@@ -69,89 +59,6 @@ MAZE: list[Row] = [
     ),
 ]
 
-ODDS = "success:chance fumble:chance failure:chance success_rate:array"
-HAZE_CHECKS: list[Row] = [
-    ("ability-checks", "hazeAbilityChecks", "The ability-check catalogue", None, "checks:array"),
-    (
-        "ability-checks",
-        "hazeAbilityCheck",
-        "Roll an ability check",
-        hz.CheckRollBody,
-        "check:string difficulty:integer outcome:object success_chance:chance",
-    ),
-    (
-        "ability-checks/odds",
-        "hazeAbilityCheckOdds",
-        "Exact odds of an ability check",
-        checks.HazeCheckRequest,
-        f"check:string {ODDS}",
-    ),
-    (
-        "spells/learn",
-        "hazeLearnSpell",
-        "May a spell or prayer be learned",
-        spells.HazeLearnRequest,
-        "spell:object school_score:integer level:integer",
-    ),
-    (
-        "spells/cast",
-        "hazeCastSpell",
-        "Cast a spell or prayer",
-        hz.CastRollBody,
-        "success:boolean effect_dice:integer",
-    ),
-    (
-        "spells/cast/odds",
-        "hazeCastSpellOdds",
-        "Exact odds of casting a spell or prayer",
-        spells.HazeCastRequest,
-        ODDS,
-    ),
-    (
-        "complex-actions/odds",
-        "hazeComplexActionOdds",
-        "Exact odds of a complex action",
-        haze.HazeComplexOddsRequest,
-        "done:chance fumbled:chance exhausted:chance given_up:chance mean_rounds:chance "
-        "rounds:array",
-    ),
-]
-
-HAZE: list[Row] = [
-    ("actions", "hazeAction", "Roll an action", HazeActionRequest, "success:boolean effect_dice"),
-    (
-        "actions/odds",
-        "hazeActionOdds",
-        "Exact odds of an action",
-        HazeOddsRequest,
-        ODDS,
-    ),
-    ("effects", "hazeEffect", "Roll effect dice", EffectBody, ""),
-    (
-        "effects/odds",
-        "hazeEffectOdds",
-        "Exact report of the effect dice",
-        haze.EffectOddsRequest,
-        "",
-    ),
-    (
-        "reactions",
-        "hazeReaction",
-        "Roll an attack and its re-action",
-        ReactionBody,
-        "hit_odds:chance",
-    ),
-    (
-        "reactions/odds",
-        "hazeReactionOdds",
-        "Exact chance an attack lands",
-        haze.ReactionRequest,
-        "penalty:integer hit:chance",
-    ),
-    ("initiative", "hazeInitiative", "Roll initiative", InitiativeBody, "order:array"),
-    *HAZE_CHECKS,
-]
-
 SEEDED = "The response carries the seed; sending it back replays the roll."
 RENDERED = (
     " With `render` (`[]`, or renderings such as `foundry`), `dice_rolls` lists every roll the "
@@ -186,8 +93,5 @@ def _operations(tag: str, rows: list[Row]) -> list[Operation]:
 
 
 def rules_operations() -> list[Operation]:
-    """The Maze and Haze operations."""
-    return [
-        *_operations("maze", MAZE),
-        *_operations("haze", HAZE),
-    ]
+    """The Maze and Maze Rats operations."""
+    return _operations("maze", MAZE)

@@ -36,6 +36,7 @@ from services.dice import (
     roll,
     seeded_rng,
 )
+from services.dice import ProbabilityReport as Report
 
 RENDERERS: dict[Rendering, Callable[[RollResult], dict[str, Any]]] = {
     "foundry": render_foundry,
@@ -111,12 +112,17 @@ def odds_price(request: ProbabilityRequest) -> int:
     return 1 + min(49, q.cost // STEPS_PER_TOKEN) + min(50, q.points // POINTS_PER_TOKEN)
 
 
-def distribution(request: ProbabilityRequest, call: Call) -> out.ProbabilityReport:
-    """The exact distribution report; percentiles as a list, like every other table."""
-    _quoted(request.expression)
-    data = probability(request.expression).to_dict()
+def report(found: Report) -> out.ProbabilityReport:
+    """An exact distribution report; percentiles as a list, like every other table."""
+    data = found.to_dict()
     data["percentiles"] = [{"percent": int(p), "value": v} for p, v in data["percentiles"].items()]
     return out.ProbabilityReport.model_validate(data)
+
+
+def distribution(request: ProbabilityRequest, call: Call) -> out.ProbabilityReport:
+    """The exact distribution of an expression, refused first when its answer is too large."""
+    _quoted(request.expression)
+    return report(probability(request.expression))
 
 
 def create_commitment(request: CommitmentRequest, call: Call) -> out.Commitment:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from api.usecases import dice, labyrinths, mazerats, simulations
+from api.usecases import dice, haze, labyrinths, mazerats, simulations
 from api.usecases.table import UseCase
 
-ROWS: tuple[UseCase, ...] = (*dice.ROWS, *labyrinths.ROWS, *mazerats.ROWS, *simulations.ROWS)
+ROWS: tuple[UseCase, ...] = (
+    *dice.ROWS,
+    *labyrinths.ROWS,
+    *haze.ROWS,
+    *mazerats.ROWS,
+    *simulations.ROWS,
+)

@@ -6,9 +6,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Aspect = Literal["body", "mind", "soul"]
+from services.markers import Named
+
+Aspect = Annotated[Literal["body", "mind", "soul"], Named("HazeAspect")]
 Quality = Literal["power", "speed", "toughness"]
-AbilityName = Literal[
+_Ability = Literal[
     "strength",
     "agility",
     "constitution",
@@ -19,6 +21,7 @@ AbilityName = Literal[
     "charisma",
     "empathy",
 ]
+AbilityName = Annotated[_Ability, Named("HazeAbility")]
 
 MIN_SCORE = 1
 MAX_SCORE = 10

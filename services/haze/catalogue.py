@@ -4,11 +4,12 @@ what a success means. `checks.py` turns an entry and its inputs into an action r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
 from services.haze.abilities import AbilityName
+from services.markers import Named
 
-CheckName = Literal[
+_Check = Literal[
     "lift",
     "smash",
     "brace",
@@ -28,6 +29,7 @@ CheckName = Literal[
     "remember",
     "sympathy",
 ]
+CheckName = Annotated[_Check, Named("HazeCheckName")]
 # The inputs a check may take besides ability, skill, GM difficulty and modifier.
 CheckInput = Literal[
     "weight_lb",

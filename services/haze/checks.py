@@ -75,20 +75,11 @@ class HazeCheckRollRequest(HazeCheckRequest):
     seed: Annotated[str, Field(min_length=1, max_length=256)] | None = None
 
 
-class CheckResult(BaseModel):
-    """A rolled check: the action roll, its exact chance, and what the result means.
-
-    Only the fields of the check's kind are set; the others stay null.
-    """
+class CheckMeaning(BaseModel):
+    """What a check's result means: only the fields of the check's kind are set."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    check: CheckName
-    ability: AbilityName
-    difficulty: int
-    meaning: str
-    outcome: ActionOutcome
-    success_chance: Fraction
     resisted: bool | None = None
     strength_left: int | None = None
     penalty_reduction: int | None = None
@@ -99,6 +90,20 @@ class CheckResult(BaseModel):
     evaded: bool | None = None
     social_bonus: int | None = None
     hint: bool | None = None
+
+
+class CheckResult(CheckMeaning):
+    """A rolled check: the action roll, its exact chance, and what the result means.
+
+    Only the fields of the check's kind are set; the others stay null.
+    """
+
+    check: CheckName
+    ability: AbilityName
+    difficulty: int
+    meaning: str
+    outcome: ActionOutcome
+    success_chance: Fraction
 
 
 def units(amount: float, per: int, rules: HazeRules = DEFAULT_RULES) -> int:

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from services.haze.errors import ComplexActionOver
 from services.haze.outcome import ActionOutcome
 from services.haze.rules import DEFAULT_RULES, HazeRules
+from services.markers import Named
 
-Status = Literal["in_progress", "completed", "fumbled", "exhausted", "given_up"]
+Status = Annotated[
+    Literal["in_progress", "completed", "fumbled", "exhausted", "given_up"],
+    Named("HazeComplexStatus"),
+]
 MAX_COMPLEX_DIFFICULTY = 1000
 
 
@@ -24,6 +28,17 @@ class ComplexAction(BaseModel):
     total: Annotated[int, Field(ge=-100_000, le=100_000)] = 0
     rounds: Annotated[int, Field(ge=0, le=10_000)] = 0
     status: Status = "in_progress"
+
+    @model_validator(mode="after")
+    def _reached_means_completed(self) -> ComplexAction:
+        # An action whose total has reached its difficulty is completed, not in progress:
+        # the odds and the rounds of such a state would have no meaning.
+        if self.status == "in_progress" and self.total >= self.difficulty:
+            raise ValueError(
+                f"total {self.total} has reached the difficulty {self.difficulty}: an action "
+                "in progress is below it (the action is completed)"
+            )
+        return self
 
     @property
     def over(self) -> bool:

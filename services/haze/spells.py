@@ -13,8 +13,9 @@ from services.haze.errors import SpellTooDifficult
 from services.haze.odds import ActionOdds, action_odds
 from services.haze.outcome import ActionOutcome, roll_action
 from services.haze.rules import HazeRules
+from services.markers import Named
 
-Kind = Literal["spell", "prayer"]
+Kind = Annotated[Literal["spell", "prayer"], Named("HazeSpellKind")]
 Name = Annotated[str, Field(min_length=1, max_length=100)]
 
 

@@ -31,7 +31,8 @@ def graphql(client: httpx.Client, query: str, **variables: Any) -> dict[str, Any
 
 
 def haze_action(client: httpx.Client, action: dict[str, Any], **args: Any) -> dict[str, Any]:
-    query = f"""query($a: HazeActionInput!, $s: String, $arb: Boolean! = false, $r: JSON) {{
+    query = f"""query($a: HazeActionInput!, $s: String, $arb: Boolean! = false,
+        $r: HazeRulesInput) {{
         hazeAction(action: $a, seed: $s, arbitrary: $arb, rules: $r) {{ {ACTION_FIELDS} }} }}"""
     result: dict[str, Any] = graphql(client, query, a=action, **args)["hazeAction"]
     return result
@@ -62,15 +63,15 @@ def test_graphql_refusals_are_problems(client: httpx.Client) -> None:
     )
     unskilled = haze_action(client, {"ability": 6, "unskilled": True})
     assert unskilled["code"] == "no_related_skill"
-    rules = haze_action(client, {"ability": 6}, r={"reaction_tie": "nobody"})
-    assert rules["code"] == "invalid_request"
+    rules = haze_action(client, {"ability": 6}, r={"unskilledPenalty": 11})
+    assert (rules["code"], rules["field"]) == ("invalid_request", "rules.unskilledPenalty")
 
 
 def test_graphql_action_odds_are_exact_fractions(client: httpx.Client) -> None:
     query = """query($a: HazeActionInput!) { hazeActionOdds(action: $a) { __typename
         ... on HazeActionOdds { target success { fraction float } fumble { fraction }
             fumbleSuccessRate fumbleSucceeds failure { fraction }
-            successRate { value chance { fraction float } } } } }"""
+            successRate { value fraction float } } } }"""
     odds = graphql(client, query, a={"ability": 6, "skill": 2, "difficulty": 1})["hazeActionOdds"]
     assert odds["success"] == {"fraction": "7/10", "float": 0.7}
     assert odds["fumble"]["fraction"] == "1/10"
@@ -78,19 +79,21 @@ def test_graphql_action_odds_are_exact_fractions(client: httpx.Client) -> None:
     assert odds["failure"]["fraction"] == "3/10"
     # The fumble (face 10, rate -3) is its own bucket: nine faces remain.
     assert [p["value"] for p in odds["successRate"]] == list(range(-2, 7))
-    assert {p["chance"]["fraction"] for p in odds["successRate"]} == {"1/10"}
+    assert {p["fraction"] for p in odds["successRate"]} == {"1/10"}
 
 
-def test_graphql_effect_dice_come_with_their_distribution(client: httpx.Client) -> None:
+def test_graphql_effect_dice_and_their_distribution(client: httpx.Client) -> None:
     query = """query { hazeEffectDice(ability: 3, skill: 0, seed: "e") { __typename
-        ... on HazeEffectDice { dice seed roll { faces total }
-            distribution { exact errorBound max distribution { value probability } } } } }"""
-    effect = graphql(client, query)["hazeEffectDice"]
-    assert effect["dice"] == 1
-    assert effect["roll"]["total"] == sum(effect["roll"]["faces"])
-    dist = effect["distribution"]
-    assert dist["exact"] is False and dist["max"] is None
-    points = {p["value"]: p["probability"] for p in dist["distribution"]}
+        ... on HazeEffectDice { dice seed faces total } }
+      hazeEffectOdds(ability: 3) { ... on ProbabilityReport {
+            exact max tail { fraction } distribution { value fraction } } } }"""
+    data = graphql(client, query)
+    effect = data["hazeEffectDice"]
+    assert effect["dice"] == 1 and effect["seed"] == "e"
+    assert effect["total"] == sum(effect["faces"])
+    dist = data["hazeEffectOdds"]
+    assert dist["exact"] is False and dist["max"] is None and dist["tail"]["fraction"] != "0/1"
+    points = {p["value"]: p["fraction"] for p in dist["distribution"]}
     assert points[7] == "1/10" and 10 not in points and points[13] == "1/100"
 
 
@@ -100,8 +103,8 @@ def test_graphql_plays_a_complex_action_round(client: httpx.Client) -> None:
         { __typename ... on HazeComplexAction { total rounds status points
             rolls { roll successRate fumble } } ... on Problem { code } } }"""
     people = [
-        {"action": {"ability": 5, "skill": 4}, "points": 5},
-        {"action": {"ability": 7}, "points": 0},
+        {"spec": {"ability": 5, "skill": 4}, "points": 5},
+        {"spec": {"ability": 7}, "points": 0},
     ]
     result = graphql(client, query, p=people)["hazeComplexAction"]
     assert result["rounds"] == 1 and result["points"] == [4, 0]
@@ -110,18 +113,18 @@ def test_graphql_plays_a_complex_action_round(client: httpx.Client) -> None:
     if not roll["fumble"]:
         assert result["total"] == roll["successRate"]
     stopped = graphql(client, query, p=people, up=True)["hazeComplexAction"]
-    assert stopped["status"] == "given_up"
+    assert stopped["status"] == "GIVEN_UP"
 
 
 def test_graphql_refuses_a_third_action_at_constitution_five(client: httpx.Client) -> None:
-    query = """query($a: [String!]) { hazeExhaustion(
+    query = """query($a: [HazeAspect!]) { hazeExhaustion(
         state: {body: {health: 5, points: 5}, mind: {health: 4, points: 4},
                 soul: {health: 6, points: 6}}, actions: $a, endRound: false) {
-        __typename ... on HazeExhaustion { body { points nextCost canAct } }
+        __typename ... on HazeExhaustionPoints { body { points nextCost canAct } }
         ... on Problem { code } } }"""
-    two = graphql(client, query, a=["body", "body"])["hazeExhaustion"]
+    two = graphql(client, query, a=["BODY", "BODY"])["hazeExhaustion"]
     assert two["body"] == {"points": 2, "nextCost": 3, "canAct": False}
-    three = graphql(client, query, a=["body", "body", "body"])["hazeExhaustion"]
+    three = graphql(client, query, a=["BODY", "BODY", "BODY"])["hazeExhaustion"]
     assert three == {"__typename": "Problem", "code": "exhausted"}
 
 
@@ -251,8 +254,8 @@ def test_graphql_re_actions_initiative_and_refusals(client: httpx.Client) -> Non
     """Re-actions with their exact hit odds, initiative, and the refusals of review 3."""
     query = """query($a: HazeActionInput!, $d: HazeActionInput, $c: [HazeCombatantInput!]!,
         $full: HazeExhaustionInput!, $none: [HazeParticipantInput!]!) {
-      hazeReaction(attack: $a, defence: $d, seed: "r", rules: {reactionTie: "defender"}) {
-        ... on HazeReaction { hit hitOdds { fraction } attack { success } seed } }
+      hazeReaction(attack: $a, defence: $d, seed: "r", rules: {reactionTie: DEFENDER}) {
+        ... on HazeReaction { outcome { hit } hitOdds { fraction } attack { success } seed } }
       hazeReactionOdds(attack: $a, defence: $d, attackerInitiative: 3, defenderInitiative: 1) {
         ... on HazeReactionOdds { penalty hit { fraction } } }
       hazeInitiative(combatants: $c, ambushers: ["Ann"], seed: "i") {
@@ -281,3 +284,38 @@ def test_graphql_re_actions_initiative_and_refusals(client: httpx.Client) -> Non
     assert data["over"] == {"code": "constraint_violation", "field": "state.body"}
     assert data["empty"] == {"code": "no_participants"}
     assert data["longSeed"] == {"code": "invalid_request", "field": "seed"}
+
+
+def test_rest_and_graphql_answer_a_complex_round_and_exhaustion_alike(
+    client: httpx.Client,
+) -> None:
+    """One use case, one shape: the rounds and exhaustion GraphQL had alone are REST too."""
+    people = [{"spec": {"ability": 5, "skill": 4}, "points": 5}]
+    body = {"action": {"difficulty": 12}, "participants": people, "seed": "lock"}
+    response = client.post("/v1/haze/complex-actions", json=body)
+    assert response.status_code == 200, response.text
+    rest = response.json()
+    query = """query($p: [HazeParticipantInput!]!) {
+        hazeComplexAction(action: {difficulty: 12}, participants: $p, seed: "lock") {
+          ... on HazeComplexAction { total rounds remaining points seed
+            rolls { roll successRate } } } }"""
+    gql = graphql(client, query, p=people)["hazeComplexAction"]
+    assert (rest["total"], rest["points"], rest["seed"]) == (gql["total"], gql["points"], "lock")
+    assert rest["rolls"][0]["success_rate"] == gql["rolls"][0]["successRate"]
+    nobody = client.post("/v1/haze/complex-actions", json={**body, "participants": []})
+    assert_problem(nobody, 422, "no_participants")
+    pool = {"health": 5, "points": 5}
+    state = {"body": pool, "mind": pool, "soul": pool}
+    paid = client.post("/v1/haze/exhaustion", json={"state": state, "actions": ["body", "body"]})
+    assert paid.json()["body"] == {
+        "health": 5,
+        "points": 2,
+        "actions": 2,
+        "spent": 3,
+        "next_cost": 3,
+        "can_act": False,
+    }
+    third = {"state": state, "actions": ["body"] * 3}
+    assert_problem(client.post("/v1/haze/exhaustion", json=third), 422, "exhausted")
+    camel = {"state": state, "rules": {"endRound": True}}
+    assert_problem(client.post("/v1/haze/exhaustion", json=camel), 422, "invalid_request")

@@ -18,7 +18,8 @@ def test_rest_lists_the_ability_check_catalogue(client: httpx.Client) -> None:
     checks = {c["name"]: c for c in response.json()["checks"]}
     assert len(checks) == 18
     assert checks["lift"]["ability"] == "strength" and checks["lift"]["required"] == ["weight_lb"]
-    assert checks["smash"]["examples"]["exterior_door"] == 7
+    smash = {e["name"]: e["difficulty"] for e in checks["smash"]["examples"]}
+    assert smash["exterior_door"] == 7
 
 
 def test_rest_rolls_a_lift_check_that_replays_from_its_seed(client: httpx.Client) -> None:
@@ -104,17 +105,17 @@ def test_rest_gives_the_exact_odds_of_the_locksmiths_complex_action(client: http
 
 def test_graphql_checks_spells_and_complex_odds(client: httpx.Client) -> None:
     query = """query($p: [HazeParticipantInput!]!) {
-      catalogue: hazeAbilityChecks { name ability examples { name difficulty } }
-      shock: hazeAbilityCheck(check: {name: "resist_shock", ability: 6, shockPenalty: 3},
-                              seed: "s") {
+      catalogue: hazeAbilityChecks { ... on HazeAbilityChecks {
+        checks { name ability examples { name difficulty } } } }
+      shock: hazeAbilityCheck(check: RESIST_SHOCK, ability: 6, shockPenalty: 3, seed: "s") {
         __typename ... on HazeAbilityCheck { difficulty penaltyReduction penaltyLeft
           successChance { fraction } outcome { roll successRate success } seed } }
-      odds: hazeAbilityCheckOdds(check: {name: "smash", ability: 9, example: "exterior_door"}) {
-        ... on HazeActionOdds { difficulty success { fraction } } }
-      learn: hazeLearnSpell(spell: {name: "heal", school: "sun", difficulty: 4, kind: "prayer"},
+      odds: hazeAbilityCheckOdds(check: SMASH, ability: 9, example: "exterior_door") {
+        ... on HazeAbilityCheckOdds { difficulty success { fraction } } }
+      learn: hazeLearnSpell(spell: {name: "heal", school: "sun", difficulty: 4, kind: PRAYER},
                             schoolScore: 4) { __typename ... on Problem { code } }
-      cast: hazeCastSpell(cast: {spell: {name: "heal", school: "sun", difficulty: 4},
-                                 schoolScore: 5, ability: 6, level: 1}, seed: "c") {
+      cast: hazeCastSpell(spell: {name: "heal", school: "sun", difficulty: 4},
+                          schoolScore: 5, ability: 6, level: 1, seed: "c") {
         ... on HazeActionResult { target difficulty roll successRate seed } }
       complex: hazeComplexActionOdds(action: {difficulty: 12}, participants: $p) {
         __typename ... on HazeComplexOdds { done { fraction } fumbled { fraction }
@@ -123,8 +124,8 @@ def test_graphql_checks_spells_and_complex_odds(client: httpx.Client) -> None:
       nobody: hazeComplexActionOdds(action: {difficulty: 12}, participants: []) {
         ... on Problem { code field } }
     }"""
-    data = graphql(client, query, p=[{"action": {"ability": 5, "skill": 4}, "points": 5}])
-    assert len(data["catalogue"]) == 18
+    data = graphql(client, query, p=[{"spec": {"ability": 5, "skill": 4}, "points": 5}])
+    assert len(data["catalogue"]["checks"]) == 18
     shock = data["shock"]
     assert shock["__typename"] == "HazeAbilityCheck" and shock["seed"] == "s"
     rate = shock["outcome"]["successRate"]
@@ -147,13 +148,13 @@ def test_graphql_complex_round_with_each_round_recovery_keeps_going(client: http
     round does not end exhausted."""
     query = """query($p: [HazeParticipantInput!]!) {
         hazeComplexAction(action: {difficulty: 100, rounds: 1, total: -3}, participants: $p,
-                          seed: "again", rules: {recovery: "each_round", fumbleEndsComplex: false})
+                          seed: "again", rules: {recovery: EACH_ROUND, fumbleEndsComplex: false})
         { __typename ... on HazeComplexAction { rounds status points } } }"""
-    people = [{"action": {"ability": 1}, "points": 1, "health": 4}]
+    people = [{"spec": {"ability": 1}, "points": 1, "health": 4}]
     result = graphql(client, query, p=people)["hazeComplexAction"]
     assert result == {
         "__typename": "HazeComplexAction",
         "rounds": 2,
-        "status": "in_progress",
+        "status": "IN_PROGRESS",
         "points": [4],
     }

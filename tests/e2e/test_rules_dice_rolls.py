@@ -97,9 +97,9 @@ GRAPHQL = """query($seed: String!) {
     ... on MazeRatsSave { diceRolls { expression total dice { face sides } } }
   }
   quiet: mazeRatsSave(ability: 1, seed: $seed) { ... on MazeRatsSave { diceRolls { total } } }
-  hazeAction(action: {ability: 6, skill: 2}, seed: $seed) {
+  hazeAction(action: {ability: 6, skill: 2}, seed: $seed, render: [DICE_SO_NICE]) {
     ... on HazeActionResult {
-      diceRolls(render: [DICE_SO_NICE]) { expression dice { face } diceSoNice }
+      diceRolls { expression dice { face } diceSoNice }
     }
   }
 }"""

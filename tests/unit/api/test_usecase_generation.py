@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import typing
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, ValidationError
+from strawberry.types.unset import UNSET
 
+from api.graphql.chance import Chance
 from api.graphql.generate import (
     FREE_FORM_FIELDS,
     convert,
@@ -25,6 +29,7 @@ from api.openapi.usecases import params
 from api.usecases.markers import GRAPHQL_NAMES, FreeForm, LongInt, Named
 from api.usecases.rows import ROWS
 from api.usecases.simulations import Policy, SimulationRequest
+from services.chance import Chance as ChanceModel
 from services.labyrinth.profiles import CheckProfile, Stat
 from services.sim.policies import POLICIES
 
@@ -143,3 +148,29 @@ def test_path_parameters_are_fields_of_the_request_and_in_the_contract() -> None
     (param,) = params(rows["getSimulation"])
     assert (param.name, param.where, param.required) == ("id", "path", True)
     assert param.schema["maxLength"] == 64
+
+
+def test_the_chance_model_is_the_schema_s_one_chance_type() -> None:
+    assert convert(ChanceModel, [], "T.odds", is_input=False) is Chance
+    assert ChanceModel.of(Fraction(2, 4)) == ChanceModel(fraction="1/2", float=0.5)
+
+
+def test_a_nested_input_field_with_a_default_may_be_left_out() -> None:
+    class Inner(BaseModel):
+        needed: int
+        count: int = 2
+        mode: Annotated[Literal["a", "b"], Named("InnerMode")] = "a"
+        tags: list[str] = []
+
+    class Outer(BaseModel):
+        inner: Inner
+
+    fields = {
+        f.name: f for f in convert(Inner, [], "Outer.inner", True).__strawberry_definition__.fields
+    }
+    assert fields["needed"].default is dataclasses.MISSING  # required
+    assert fields["count"].default == 2  # shown in the schema
+    assert fields["mode"].default.value == "a"  # an enum's default, shown as its member
+    assert fields["tags"].default is UNSET
+    given = plain(convert(Inner, [], "Outer.inner", True)(needed=1))
+    assert Outer.model_validate({"inner": given}).inner == Inner(needed=1)

@@ -118,7 +118,9 @@ def test_in_an_ambush_only_the_ambushers_roll_initiative() -> None:
         roll_initiatives(people, seeded_rng("amb"), ambushers=["C"])
 
 
-def test_haze_rules_accept_camel_case_keys() -> None:
-    """Table settings (docs/RULES.md (Haze)) come from GraphQL in camelCase."""
-    assert HazeRules.model_validate({"reactionTie": "defender"}).reaction_tie == "defender"
+def test_haze_rules_take_one_spelling_snake_case() -> None:
+    """Table settings (docs/RULES.md (Haze)) are snake_case, as every REST body; GraphQL's
+    HazeRulesInput is camelCased by the generator, never by the model (issue 13)."""
     assert HazeRules.model_validate({"reaction_tie": "defender"}).reaction_tie == "defender"
+    with pytest.raises(ValidationError):
+        HazeRules.model_validate({"reactionTie": "defender"})
