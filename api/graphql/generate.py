@@ -2,8 +2,10 @@
 
 An output type resolves its fields by attribute on the pydantic instance the service
 returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
-are camelCased by the schema. `Literal`s become enums; `LongInt` the `Long` scalar;
-`FreeForm` the `JSON` scalar, recorded in FREE_FORM_FIELDS as a documented exception.
+are camelCased by the schema. `Literal`s of strings and `Enum` classes become enums
+(named by `Named`, else the enum class); `Literal`s of ints, `int`; tuples and sets,
+lists; `LongInt` the `Long` scalar; `FreeForm` the `JSON` scalar, recorded in
+FREE_FORM_FIELDS as a documented exception.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
 # "Query.fieldName(argName)"): the documented free-form exceptions.
 FREE_FORM_FIELDS: set[str] = set()
 _PLAIN = (str, float, bool)
+_SEQUENCES = (list, tuple, set, frozenset)
 
 
 def _pascal(name: str) -> str:
@@ -57,19 +60,28 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     if FREE_FORM in meta:
         owner, _, field = where.partition(".")
         FREE_FORM_FIELDS.add(f"{owner}.{to_camel_case(field)}")
-        return JSON | None if tp is Any else JSON
+        optional = tp is Any or type(None) in typing.get_args(tp)
+        return JSON | None if optional else JSON
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        named = [m.name for m in meta if isinstance(m, Named)]
+        return _enum(named[0] if named else tp.__name__, tuple(str(m.value) for m in tp))
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
         if len(members) != 1:
             raise TypeError(f"{where}: only `X | None` unions map to GraphQL")
         inner = convert(members[0], meta, where, is_input)
         return inner | None
+    if origin is typing.Literal and all(type(a) is int for a in typing.get_args(tp)):
+        return Long if LONG in meta else int
     if origin is typing.Literal:
         named = [m.name for m in meta if isinstance(m, Named)]
         owner, _, field = where.partition(".")
         return _enum(named[0] if named else owner + _pascal(field), typing.get_args(tp))
-    if origin is list:
-        return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
+    if origin in _SEQUENCES:
+        items = [a for a in typing.get_args(tp) if a is not Ellipsis]
+        if len(items) != 1 or (origin is tuple and Ellipsis not in typing.get_args(tp)):
+            raise TypeError(f"{where}: only homogeneous sequences map to GraphQL lists")
+        return list[convert(items[0], [], where, is_input)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return input_type(tp) if is_input else output_type(tp)
     if tp is int:
@@ -110,10 +122,9 @@ def input_type(model: type[BaseModel]) -> Any:
     _INPUTS[model] = cls
     annotations = {}
     for name, info in model.model_fields.items():
-        where = f"{model.__name__}Input.{name}"
-        annotations[name] = convert(info.annotation, list(info.metadata), where, True)
-        if not info.is_required():
-            setattr(cls, name, UNSET)
+        annotations[name], default = _typed(info, f"{model.__name__}Input.{name}")
+        if default is not UNSET or not info.is_required():
+            setattr(cls, name, default)
     cls.__annotations__ = annotations
     name = f"{model.__name__}Input"
     return strawberry.input(cls, name=name, description=_description(model))
@@ -125,18 +136,22 @@ def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
     A scalar default is shown in the schema; other defaults are UNSET (left to pydantic):
     the argument is then nullable, and `without_nulls` drops its null.
     """
-    out = []
-    for name, info in model.model_fields.items():
-        annotation = convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", True)
-        default: Any = UNSET
-        if not info.is_required():
-            value = info.default  # PydanticUndefined under a default_factory
-            if value is None or isinstance(value, int | str | float):
-                default = value
-            else:  # a list or model default: an optional argument, null meaning absent
-                annotation = annotation | None
-        out.append((name, annotation, default))
-    return out
+    items = model.model_fields.items()
+    return [(name, *_typed(info, f"{model.__name__}.{name}")) for name, info in items]
+
+
+def _typed(info: Any, where: str) -> tuple[Any, Any]:
+    """A field's GraphQL annotation and default: a scalar or enum default is shown in the
+    schema; other defaults are UNSET (left to pydantic), the field then nullable."""
+    annotation = convert(info.annotation, list(info.metadata), where, True)
+    if info.is_required():
+        return annotation, UNSET
+    value = info.default  # PydanticUndefined under a default_factory
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return annotation, annotation(value)  # a literal's or enum's default, as the enum's
+    if value is None or isinstance(value, int | str | float):
+        return annotation, value
+    return annotation | None, UNSET  # a list or model default: null meaning absent
 
 
 def plain(value: Any) -> Any:
