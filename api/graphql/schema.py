@@ -40,7 +40,6 @@ from api.graphql.errors import (
     report,
 )
 from api.graphql.haze import HazeQuery
-from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
@@ -66,7 +65,6 @@ Query = merge_types(
     "Query",
     (
         UseCaseQuery,
-        MazeQuery,
         MazeRatsQuery,
         HazeQuery,
         SessionQuery,

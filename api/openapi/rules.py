@@ -1,4 +1,4 @@
-"""The rules systems' REST operations (The Maze, Maze Rats, Haze), one table row each.
+"""The rules systems' REST operations (Maze Rats, Haze), one table row each.
 
 A row is (path under the system's prefix, operationId, summary, body model or None for a
 GET, the response's main fields as `name[:type[?]]` words).
@@ -18,10 +18,8 @@ from api.rest.haze import (
     InitiativeBody,
     ReactionBody,
 )
-from api.rest.maze import CheckBody, DamageBody, GroupBody, LootBody, OpposedBody
 from services.haze import checks, spells
 from services.haze import requests as haze
-from services.maze.requests import CheckRequest, LootRequest, ValidateRequest
 from services.mazerats import play_requests as play
 from services.mazerats import requests as rats
 from services.mazerats.spells import SpellRequest
@@ -31,47 +29,6 @@ Row = tuple[str, str, str, type[BaseModel] | None, str]
 # Bad API key, body too large, body invalid (or refused by the rules), rate limited.
 BODY_ERRORS = (401, 413, 422, 429)
 GET_ERRORS = (401, 429)
-
-MAZE: list[Row] = [
-    ("checks", "mazeCheck", "Roll a check", CheckBody, "band success tokens_awarded reach"),
-    (
-        "checks/odds",
-        "mazeCheckOdds",
-        "Exact odds of a check",
-        CheckRequest,
-        "spec:object success:chance bands:object half:object?",
-    ),
-    (
-        "damage",
-        "mazeDamage",
-        "Roll damage and its injury",
-        DamageBody,
-        "injury tokens_awarded odds:object half:object",
-    ),
-    ("loot-checks", "mazeLoot", "Roll a loot check", LootBody, "total loot_class"),
-    (
-        "loot-checks/odds",
-        "mazeLootOdds",
-        "Exact odds of each loot class",
-        LootRequest,
-        "classes:object",
-    ),
-    (
-        "group-checks",
-        "mazeGroup",
-        "Roll a group check",
-        GroupBody,
-        "success tokens_awarded:array odds:object",
-    ),
-    ("opposed", "mazeOpposed", "Roll an opposed check", OpposedBody, "odds:object"),
-    (
-        "characters/validate",
-        "mazeValidate",
-        "Validate a character sheet",
-        ValidateRequest,
-        "valid:boolean issues:array",
-    ),
-]
 
 MAZERATS: list[Row] = [
     ("saves", "ratsSave", "Roll a save", mr.SaveBody, "total:integer? success:boolean"),
@@ -298,9 +255,8 @@ def _operations(tag: str, rows: list[Row]) -> list[Operation]:
 
 
 def rules_operations() -> list[Operation]:
-    """The Maze, Maze Rats and Haze operations."""
+    """The Maze Rats and Haze operations (The Maze's are use-case rows)."""
     return [
-        *_operations("maze", MAZE),
         *_operations("mazerats", MAZERATS),
         *_operations("haze", HAZE),
     ]

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import campaigns, haze, maze, mazerats, sessions, simulations, tables, usecases
+from api.rest import campaigns, haze, mazerats, sessions, simulations, tables, usecases
 from api.usecases.rows import ROWS
 
 routes: list[BaseRoute] = [
     *usecases.routes(ROWS),
-    *maze.routes,
     *mazerats.routes,
     *haze.routes,
     *sessions.routes,

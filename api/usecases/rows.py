@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.usecases import dice, labyrinths
+from api.usecases import dice, labyrinths, maze
 from api.usecases.table import UseCase
 
-ROWS: tuple[UseCase, ...] = (*dice.ROWS, *labyrinths.ROWS)
+ROWS: tuple[UseCase, ...] = (*dice.ROWS, *labyrinths.ROWS, *maze.ROWS)

@@ -9,11 +9,14 @@ from pydantic import Field
 from services.maze.model import MazeModel
 
 
-class LootClass(MazeModel):
+class MazeLootClass(MazeModel):
     """A row of the loot chart: this class from `min_total` up to the next row."""
 
     name: str = Field(min_length=1, max_length=32)
     min_total: int = Field(ge=-100, le=1000)
+
+
+LootClass = MazeLootClass  # the name the rules use; GraphQL and OpenAPI see MazeLootClass
 
 
 DEFAULT_LOOT_CHART: tuple[LootClass, ...] = (

@@ -42,7 +42,7 @@ def test_a_one_way_exclusion_binds_both_traits_in_any_order(
     }
     character = hero.model_copy(update={"traits": ["Soldier", *order]})
     issues = usecases.validate(
-        ValidateRequest.model_validate({"character": character.model_dump(), "content_pack": pack})
+        ValidateRequest.model_validate({"character": character, "content_pack": pack})
     )
     assert [i.message for i in issues if i.code == "exclusive_traits"] == [
         "Crybaby is mutually exclusive with Zealot"
