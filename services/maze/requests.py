@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field, field_validator, model_validator
 
@@ -62,14 +62,13 @@ class MazeCharacter(MazeModel):
     checked_this_run: frozenset[Ability] = frozenset()
     is_pc: bool = True
 
-    @model_validator(mode="before")
     @classmethod
-    def _from_sheet(cls, data: Any) -> Any:
-        # The rules' own Character (a campaign's runner) is taken as it is.
-        if isinstance(data, Character):
-            skills = [{"name": n, "modifier": m} for n, m in data.skills.items()]
-            return {**dict(data), "abilities": dict(data.abilities), "skills": skills}
-        return data
+    def of(cls, character: Character) -> MazeCharacter:
+        """The API's sheet of the rules' character (a campaign's runner)."""
+        skills = [{"name": n, "modifier": m} for n, m in character.skills.items()]
+        return cls.model_validate(
+            {**dict(character), "abilities": dict(character.abilities), "skills": skills}
+        )
 
     @field_validator("skills")
     @classmethod
@@ -149,10 +148,7 @@ class MazeRoller(MazeModel):
         return spec
 
 
-Roller = MazeRoller  # one who rolls, in a check, a loot check or a group
-
-
-class CheckRequest(Roller):
+class CheckRequest(MazeRoller):
     """A normal, snap or damage-kind check against a DC (loot and group have endpoints)."""
 
     dc: Score = 0
@@ -171,7 +167,7 @@ class CheckRoll(CheckRequest):
     seed: Seed | None = None
 
 
-class LootRequest(Roller):
+class LootRequest(MazeRoller):
     """A loot check: no DC, no tokens or half (refused); the class comes from `rules.loot_chart`."""
 
     rules: MazeRules = DEFAULT_RULES
@@ -191,7 +187,7 @@ class LootRoll(LootRequest):
 class GroupRequest(MazeModel):
     """A group check: each member rolls for themself against the collective `dc`."""
 
-    members: Annotated[list[Roller], Field(min_length=1, max_length=16)]
+    members: Annotated[list[MazeRoller], Field(min_length=1, max_length=16)]
     dc: Score = 0
     tokens: Tokens = 0
     rules: MazeRules = DEFAULT_RULES

@@ -186,10 +186,10 @@ def test_loot_checks_give_a_class_and_its_exact_odds(client: httpx.Client) -> No
     classes = [(17, "Legendary"), (13, "Ultra"), (9, "Rare"), (5, "Uncommon"), (-100, "Common")]
     assert loot.json()["loot_class"] == next(n for low, n in classes if total >= low)
     odds = client.post("/v1/maze/loot-checks/odds", json={"die": 12, "modifier": 2}).json()
-    classes = {c["loot_class"]: c["probability"] for c in odds["classes"]}
-    assert list(classes) == ["Common", "Uncommon", "Rare", "Ultra", "Legendary"]
-    assert classes["Common"]["fraction"] == "1/6"
-    assert classes["Legendary"]["fraction"] == "5/72"
+    by_class = {c["loot_class"]: c["probability"] for c in odds["classes"]}
+    assert list(by_class) == ["Common", "Uncommon", "Rare", "Ultra", "Legendary"]
+    assert by_class["Common"]["fraction"] == "1/6"
+    assert by_class["Legendary"]["fraction"] == "5/72"
     refused = client.post("/v1/maze/checks", json={"die": 8, "kind": "loot"})
     assert refused.status_code == 422 and refused.json()["code"] == "use_kind_endpoint"
     query = """{
@@ -391,7 +391,7 @@ def test_a_damage_roll_answers_the_same_shape_over_rest_and_graphql(
     assert [(o["injury"].lower(), o["probability"]) for o in data["odds"]] == [
         (o["injury"], {"fraction": o["probability"]["fraction"]}) for o in rest["odds"]
     ]
-    assert [o["injury"] for o in rest["odds"]][0] == "fatal"
+    assert rest["odds"][0]["injury"] == "fatal"  # worst first, as the chart
 
 
 def test_a_sheet_naming_a_skill_twice_is_refused_on_both_transports(
@@ -410,3 +410,16 @@ def test_a_sheet_naming_a_skill_twice_is_refused_on_both_transports(
         c=sheet,
     )
     assert data["mazeValidateCharacter"]["field"] == "character.skills"
+
+
+def test_a_sheet_s_sets_are_json_arrays_read_strictly(client: httpx.Client) -> None:
+    """A sheet's `effects` and `checked_this_run` are arrays (sets to the rules)."""
+    sheet = {"name": "V", "abilities": ABILITIES, "effects": ["exhaustion", "exhaustion"],
+             "checked_this_run": ["ready"]}  # fmt: skip
+    for character in (sheet, {**sheet, "name": "W"}):
+        body = {"character": character, "party": [sheet]}
+        answer = client.post("/v1/maze/characters/validate", json=body)
+        assert answer.status_code == 200, answer.text
+    check = client.post("/v1/maze/checks", json={"character": sheet, "skill": "Combat"})
+    assert check.status_code == 200, check.text
+    assert check.json()["spec"]["die"] == 4  # Exhaustion: the check rolls a d4

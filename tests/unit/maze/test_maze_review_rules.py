@@ -17,7 +17,13 @@ from services.maze.effects import Effect
 from services.maze.errors import MazeError
 from services.maze.group_odds import group_odds
 from services.maze.injuries import Injury
-from services.maze.requests import CheckRequest, GroupRequest, LootRequest, ValidateRequest
+from services.maze.requests import (
+    CheckRequest,
+    GroupRequest,
+    LootRequest,
+    MazeCharacter,
+    ValidateRequest,
+)
 from services.maze.rules import MazeRules
 from services.maze.traits import CheckKind
 from tests.unit.maze.scripted import ScriptedRng
@@ -42,7 +48,9 @@ def test_a_one_way_exclusion_binds_both_traits_in_any_order(
     }
     character = hero.model_copy(update={"traits": ["Soldier", *order]})
     issues = usecases.validate(
-        ValidateRequest.model_validate({"character": character, "content_pack": pack})
+        ValidateRequest.model_validate(
+            {"character": MazeCharacter.of(character), "content_pack": pack}
+        )
     )
     assert [i.message for i in issues if i.code == "exclusive_traits"] == [
         "Crybaby is mutually exclusive with Zealot"
@@ -142,6 +150,7 @@ def test_a_content_pack_trait_changes_a_check_through_the_use_case(hero: Charact
         }
     )
     brawler = hero.model_copy(update={"traits": [*hero.traits, "Brawler"]})
-    request = CheckRequest(character=brawler, skill="Combat", dc=6, content_pack=pack)
+    sheet = MazeCharacter.of(brawler)
+    request = CheckRequest(character=sheet, skill="Combat", dc=6, content_pack=pack)
     outcome = usecases.roll_check(request, ScriptedRng([5]))
     assert outcome.total == 5 + 2 + 2
