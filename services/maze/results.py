@@ -25,6 +25,7 @@ from services.maze.injuries import MazeInjury
 from services.maze.loot import LootOutcome
 from services.maze.odds import CheckOdds
 from services.maze.opposed import OpposedOdds, OpposedOutcome
+from services.maze.rules import MazeGroupMode
 from services.maze.skills import Skill
 from services.maze.traits import MazeCheckKind, MazeTraitKind, Trait
 
@@ -33,13 +34,6 @@ class MazeResult(BaseModel):
     """Base of the results: frozen, and every field typed (the API's `Result` contract)."""
 
     model_config = ConfigDict(frozen=True)
-
-
-class MazeGroupMode(StrEnum):
-    """How a group check is judged (`rules.group_mode`)."""
-
-    SUM = "sum"
-    MAJORITY = "majority"
 
 
 class DieFlag(StrEnum):

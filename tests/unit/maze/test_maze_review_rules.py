@@ -79,7 +79,7 @@ def test_a_failed_damage_roll_awards_tokens_like_the_charts_failures(
     """ "If you fail a roll, you will be granted adversity token(s)"; "failing a damage
     roll with a Serious Injury or worse" — Serious 1, Grave 1, Fatal 2 (chart: 1, 1, 2)."""
     assert damage_tokens(injury) == tokens
-    assert damage_tokens(injury, MazeRules(damage_tokens="none")) == 0
+    assert damage_tokens(injury, MazeRules.model_validate({"damage_tokens": "none"})) == 0
 
 
 def test_taking_half_on_a_damage_roll_is_compared_by_injury() -> None:
@@ -102,7 +102,7 @@ def test_a_majority_group_check_is_exact() -> None:
     """GROUP CHECK: "Each character rolls individually" — two d6 against DC 4, at least
     one of two reaching it: 1 − (1/2)² = 3/4."""
     members = [CheckSpec(die=6, modifier=0)] * 2
-    odds = group_odds(members, 4, MazeRules(group_mode="majority"))
+    odds = group_odds(members, 4, MazeRules.model_validate({"group_mode": "majority"}))
     assert odds.success == Fraction(3, 4) and odds.exact
 
 
