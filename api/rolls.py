@@ -15,10 +15,13 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from api.models import Rendering
+from api.usecases import dice_results
 from api.usecases.dice import roll_result
-from services.dice import RollResult, recording
+from api.usecases.table import Call
+from services.dice import RollResult, new_seed, recording
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 Rolls = tuple[RollResult, ...]
 
 
@@ -65,3 +68,29 @@ def rolls_json(rolls: Rolls, render: list[Rendering] | None) -> dict[str, Any]:
             r.model_dump(mode="json", exclude_unset=True) for r in rendered(rolls, render)
         ]
     }
+
+
+class DiceRolls(BaseModel):
+    """The `dice_rolls` of a rules result that rolled dice (a mixin of its result model)."""
+
+    dice_rolls: list[dice_results.RollResult] | None = Field(
+        default=None,
+        description="Every roll the rules made, in order, each like `/v1/dice/roll` "
+        "answers it, with the renderings `render` named; only when `render` was given.",
+    )
+
+
+def rolled(service: Callable[[Any, str], BaseModel], result: type[M]) -> Callable[[Any, Call], M]:
+    """A use-case row's service for a rules call that rolls: `service(request, seed)` with
+    the caller's seed (or a fresh one), its rolls recorded and, when the request names a
+    `render`, answered as `dice_rolls` in `result` (the service's result + DiceRolls)."""
+
+    def run(request: Any, call: Call) -> M:
+        out, rolls = recorded(service, request, request.seed or new_seed())
+        values, fields = dict(out), set(out.model_fields_set)
+        if request.render is not None:
+            values["dice_rolls"] = rendered(rolls, request.render)
+            fields.add("dice_rolls")
+        return result.model_construct(fields, **values)
+
+    return run

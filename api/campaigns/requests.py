@@ -17,7 +17,6 @@ from services.maze.character import Character, Issue
 from services.maze.effects import Effect
 from services.maze.errors import MazeError
 from services.maze.injuries import Injury
-from services.maze.requests import ValidateRequest
 
 CAMPAIGN_ID = r"^[A-Za-z0-9_-]{1,64}$"
 RUNNER_ID = r"^[A-Za-z0-9_.-]{1,64}$"
@@ -101,7 +100,7 @@ class InvalidCharacter(MazeError):
 
 def check_character(character: Character) -> Character:
     """`character` if The Maze's rules accept it (the maze API's validation), else refused."""
-    issues = maze.validate(ValidateRequest(character=character))
+    issues = maze.validate_sheet(character)
     if issues:
         raise InvalidCharacter(issues)
     return character

@@ -2,11 +2,12 @@
 
 An output type resolves its fields by attribute on the pydantic instance the service
 returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
-are camelCased by the schema. `Literal`s and `Enum` classes become enums (an Enum class
-named as GRAPHQL_NAMES or `Named` says, else as itself); tuples lists; `LongInt` the `Long`
-scalar; `Identifier` the `ID` scalar; a request's dict keyed by an enum (a profile's stats)
-an input with a field per member, named as the member's value; `FreeForm` the `JSON`
-scalar, recorded in FREE_FORM_FIELDS as a documented exception.
+are camelCased by the schema. `Literal`s of strings and `Enum` classes become enums (an
+Enum class named as GRAPHQL_NAMES or `Named` says, else as itself); `Literal`s of ints,
+`int`; tuples, lists and sets, lists; `LongInt` the `Long` scalar; `Identifier` the `ID`
+scalar; a request's dict keyed by an enum (a profile's stats) an input with a field per
+member, named as the member's value; `FreeForm` the `JSON` scalar, recorded in
+FREE_FORM_FIELDS as a documented exception.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ _KEYED: dict[str, Any] = {}
 # "Query.fieldName(argName)"): the documented free-form exceptions.
 FREE_FORM_FIELDS: set[str] = set()
 _PLAIN = (str, float, bool)
+_SEQUENCES = (list, tuple, set, frozenset)
 
 
 def _pascal(name: str) -> str:
@@ -75,6 +77,8 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
             raise TypeError(f"{where}: only `X | None` unions map to GraphQL")
         inner = convert(members[0], meta, where, is_input)
         return inner | None
+    if origin is typing.Literal and all(type(a) is int for a in typing.get_args(tp)):
+        return Long if LONG in meta else int
     if origin is typing.Literal:
         named = [m.name for m in meta if isinstance(m, Named)]
         owner, _, field = where.partition(".")
@@ -84,8 +88,11 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         named = [m.name for m in meta if isinstance(m, Named)]
         name = named[0] if named else GRAPHQL_NAMES.get(tp, tp.__name__)
         return _enum(name, tuple(str(m.value) for m in tp))
-    if origin is list or (origin is tuple and typing.get_args(tp)[1:] == (...,)):
-        return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
+    if origin in _SEQUENCES:
+        items = [a for a in typing.get_args(tp) if a is not Ellipsis]
+        if len(items) != 1 or (origin is tuple and Ellipsis not in typing.get_args(tp)):
+            raise TypeError(f"{where}: only homogeneous sequences map to GraphQL lists")
+        return list[convert(items[0], [], where, is_input)]  # type: ignore[misc]
     if origin is dict and issubclass(typing.get_args(tp)[0], enum.Enum):
         return _keyed(typing.get_args(tp)[0], typing.get_args(tp)[1], where, is_input)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
@@ -173,8 +180,8 @@ def _optional(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
     """(annotation, default) of a field that may be left out: a scalar default is shown
     in the schema; any other is UNSET (left to pydantic) and the field nullable."""
     value = info.default  # PydanticUndefined under a default_factory
-    if isinstance(annotation, enum.EnumMeta) and isinstance(value, str):
-        return annotation, annotation(value)  # shown as the enum's member
+    if isinstance(annotation, enum.EnumMeta) and value is not None:
+        return annotation, annotation(getattr(value, "value", value))  # shown as a member
     if value is None or isinstance(value, int | str | float):
         return annotation, value
     return annotation | None, UNSET  # a list or model default: null meaning absent

@@ -39,7 +39,6 @@ from api.graphql.errors import (
     coded_rule,
     report,
 )
-from api.graphql.maze import MazeQuery
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationSubscription
@@ -64,7 +63,6 @@ Query = merge_types(
     "Query",
     (
         UseCaseQuery,
-        MazeQuery,
         SessionQuery,
         CampaignQuery,
         TablesQuery,

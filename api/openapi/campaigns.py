@@ -18,8 +18,7 @@ from api.campaigns.requests import (
     StartRun,
 )
 from api.campaigns.usecases import MAX_PAGE
-from api.openapi.rules import BODY_ERRORS
-from api.openapi.spec import Operation, Param, array_of, obj
+from api.openapi.spec import BODY_ERRORS, Operation, Param, array_of, obj
 from api.openapi.tokens import FIRST_TOKENS, ISSUED_TOKEN, JOIN_CODE, REVOCATION, REVOKE_NOTE
 from api.sessions.requests import RevokeTokens
 from api.tables import CreateJoinCode

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from api.openapi.campaigns import campaign_operations
-from api.openapi.rules import BODY_ERRORS, rules_operations
-from api.openapi.spec import Operation, Param, obj
+from api.openapi.spec import BODY_ERRORS, Operation, Param, obj
 from api.openapi.tokens import (
     FIRST_TOKENS,
     ISSUED_TOKEN,
@@ -91,7 +90,6 @@ def all_operations() -> list[Operation]:
     """Every REST operation, in a stable order."""
     return [
         *operations(ROWS),
-        *rules_operations(),
         *session_operations(),
         *campaign_operations(),
         CHART,

@@ -9,6 +9,9 @@ from pydantic import BaseModel
 
 Schema = dict[str, Any]
 
+# Bad API key, body too large, body invalid (or refused by the rules), rate limited.
+BODY_ERRORS = (401, 413, 422, 429)
+
 CHANCE: Schema = {"$ref": "#/components/schemas/Chance"}
 _TYPES: dict[str, Schema] = {
     "any": {},

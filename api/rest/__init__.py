@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import campaigns, maze, sessions, simulations, tables, usecases
+from api.rest import campaigns, sessions, simulations, tables, usecases
 from api.usecases.rows import ROWS
 
 routes: list[BaseRoute] = [
     *usecases.routes(ROWS),
-    *maze.routes,
     *sessions.routes,
     *campaigns.routes,
     *simulations.routes,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from api.usecases import dice, haze, labyrinths, mazerats, simulations
+from api.usecases import dice, haze, labyrinths, maze, mazerats, simulations
 from api.usecases.table import UseCase
 
 ROWS: tuple[UseCase, ...] = (
     *dice.ROWS,
     *labyrinths.ROWS,
+    *maze.ROWS,
     *haze.ROWS,
     *mazerats.ROWS,
     *simulations.ROWS,

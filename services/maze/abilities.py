@@ -6,13 +6,16 @@ from enum import StrEnum
 from typing import Literal
 
 
-class Ability(StrEnum):
+class MazeAbility(StrEnum):
     """One of the four main scores."""
 
     READY = "ready"
     INTERACTION = "interaction"
     SURROUNDINGS = "surroundings"
     NAVIGATION = "navigation"
+
+
+Ability = MazeAbility  # the name the rules use; GraphQL and OpenAPI see MazeAbility
 
 
 # The dice a player assigns to abilities; d4 only ever comes from Fear and Exhaustion.

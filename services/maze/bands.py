@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 
-class BandName(StrEnum):
+class MazeBand(StrEnum):
     """The seven levels of the chart, best first."""
 
     INCREDIBLE_SUCCESS = "incredible_success"
@@ -16,6 +16,9 @@ class BandName(StrEnum):
     FAILURE = "failure"
     MISERABLE_FAILURE = "miserable_failure"
     CATASTROPHIC_FAILURE = "catastrophic_failure"
+
+
+BandName = MazeBand  # the name the rules use; GraphQL and OpenAPI see MazeBand
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from services.maze.abilities import EFFECT_DIE, Ability
 from services.maze.bands import BandName
 
 
-class Effect(StrEnum):
+class MazeEffect(StrEnum):
     """The effects of the text's table."""
 
     HUNGER = "hunger"
@@ -19,6 +19,9 @@ class Effect(StrEnum):
     EXHAUSTION = "exhaustion"
     TUNNEL_VISION = "tunnel_vision"
     CONTENTMENT = "contentment"
+
+
+Effect = MazeEffect  # the name the rules use; GraphQL and OpenAPI see MazeEffect
 
 
 CONTENTMENT_IMMUNITIES = frozenset({Effect.HUNGER, Effect.THIRST, Effect.FEAR, Effect.EXHAUSTION})

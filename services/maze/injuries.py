@@ -9,7 +9,7 @@ from services.maze.errors import NO_SUCH_INJURY, SELF_TREATMENT_OF_FATAL, MazeEr
 from services.maze.model import MazeModel
 
 
-class Injury(StrEnum):
+class MazeInjury(StrEnum):
     """The injury table, worst first."""
 
     FATAL = "fatal"
@@ -18,6 +18,9 @@ class Injury(StrEnum):
     MINOR = "minor"
     SUPERFICIAL = "superficial"
     SCRATCH = "scratch"
+
+
+Injury = MazeInjury  # the name the rules use; GraphQL and OpenAPI see MazeInjury
 
 
 ORDER: tuple[Injury, ...] = tuple(Injury)
@@ -76,11 +79,14 @@ def is_failed_damage_roll(injury: Injury) -> bool:
     return severity(injury) <= severity(Injury.SERIOUS)
 
 
-class InjuryRecord(MazeModel):
+class MazeInjuryRecord(MazeModel):
     """An injury a character carries and whether it has been treated."""
 
     injury: Injury
     treated: bool = False
+
+
+InjuryRecord = MazeInjuryRecord  # the name the rules use; GraphQL and OpenAPI see MazeInjuryRecord
 
 
 def treat(

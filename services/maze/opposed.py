@@ -26,7 +26,7 @@ from services.maze.model import MazeModel
 MAX_REROLLS = 1000
 
 
-class Side(MazeModel):
+class MazeSide(MazeModel):
     """One side of an opposed roll; `total` set means it is already known (rolled).
 
     An opposed roll is a normal roll, so a side may take half (its total is then fixed:
@@ -49,6 +49,9 @@ class Side(MazeModel):
         if self.take_half and self.total is not None:
             raise ValueError("give either a known total or take_half, not both")
         return self
+
+
+Side = MazeSide  # the name the rules use; GraphQL and OpenAPI see MazeSide
 
 
 @dataclass(frozen=True, slots=True)

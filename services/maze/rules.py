@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
 
 from pydantic import Field
 
 from services.maze.model import MazeModel
 
 
-class LootClass(MazeModel):
+class MazeLootClass(MazeModel):
     """A row of the loot chart: this class from `min_total` up to the next row."""
 
     name: str = Field(min_length=1, max_length=32)
     min_total: int = Field(ge=-100, le=1000)
+
+
+LootClass = MazeLootClass  # the name the rules use; GraphQL and OpenAPI see MazeLootClass
 
 
 DEFAULT_LOOT_CHART: tuple[LootClass, ...] = (
@@ -25,12 +28,34 @@ DEFAULT_LOOT_CHART: tuple[LootClass, ...] = (
 )
 
 
+class MazeHalfLevel(StrEnum):
+    """What taking half counts as: its own margin, or at best a Small success or Success."""
+
+    MARGIN = "margin"
+    SMALL_SUCCESS = "small_success"
+    SUCCESS = "success"
+
+
+class MazeGroupMode(StrEnum):
+    """How a group check is judged: the sum against the DC, or a majority of members."""
+
+    SUM = "sum"
+    MAJORITY = "majority"
+
+
+class MazeDamageTokens(StrEnum):
+    """Whether failed damage rolls award adversity tokens (the chart's) or none."""
+
+    CHART = "chart"
+    NONE = "none"
+
+
 class MazeRules(MazeModel):
     """Table settings; the defaults are the readings documented in docs/RULES.md (The Maze)."""
 
     distinct_dice: bool = True
-    half_level: Literal["margin", "small_success", "success"] = "success"
-    group_mode: Literal["sum", "majority"] = "sum"
+    half_level: MazeHalfLevel = MazeHalfLevel.SUCCESS
+    group_mode: MazeGroupMode = MazeGroupMode.SUM
     runner_traits_at_creation: bool = False
     max_background_traits: int = Field(default=2, ge=0, le=10)
     max_personality_traits: int = Field(default=3, ge=0, le=10)
@@ -39,7 +64,7 @@ class MazeRules(MazeModel):
     )
     # Failed damage rolls (Serious or worse) award tokens: "chart" mirrors the chart's
     # three failure levels (Serious 1, Grave 1, Fatal 2); "none" awards nothing.
-    damage_tokens: Literal["chart", "none"] = "chart"
+    damage_tokens: MazeDamageTokens = MazeDamageTokens.CHART
 
 
 DEFAULT_RULES = MazeRules()

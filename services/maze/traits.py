@@ -15,7 +15,7 @@ from services.maze.skills import Name
 Modifier = Annotated[int, Field(ge=-20, le=20)]
 
 
-class TraitKind(StrEnum):
+class MazeTraitKind(StrEnum):
     """Where a trait comes from: chosen at creation or earned in play."""
 
     BACKGROUND = "background"
@@ -24,7 +24,10 @@ class TraitKind(StrEnum):
     CLEARING = "clearing"
 
 
-class CheckKind(StrEnum):
+TraitKind = MazeTraitKind  # the name the rules use; GraphQL and OpenAPI see MazeTraitKind
+
+
+class MazeCheckKind(StrEnum):
     """The kinds of check the text distinguishes."""
 
     NORMAL = "normal"
@@ -32,6 +35,9 @@ class CheckKind(StrEnum):
     SNAP = "snap"
     LOOT = "loot"
     DAMAGE = "damage"
+
+
+CheckKind = MazeCheckKind  # the name the rules use; GraphQL and OpenAPI see MazeCheckKind
 
 
 class TraitEffect(MazeModel):

@@ -121,3 +121,4 @@ def test_no_json_scalar_leaks_into_the_table_s_graphql_types(http: TestClient) -
     ]
     assert leaks == []
     assert {"RollResult", "ProbabilityReport", "LabyrinthPreset", "Problem"} <= migrated
+    assert {"MazeCheck", "MazeCharacterInput", "MazeSideInput", "MazeDamage"} <= migrated

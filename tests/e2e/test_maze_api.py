@@ -43,7 +43,9 @@ def test_rest_odds_are_exact_fractions(client: httpx.Client) -> None:
     assert response.status_code == 200, response.text
     odds = response.json()
     assert odds["success"]["fraction"] == "5/36"
-    assert odds["bands"]["small_success"]["fraction"] == "1/36"
+    bands = {b["band"]: b["probability"] for b in odds["bands"]}
+    assert bands["small_success"]["fraction"] == "1/36"
+    assert [b["band"] for b in odds["bands"]][:2] == ["incredible_success", "major_success"]
 
 
 def test_tokens_on_a_snap_check_are_a_problem(client: httpx.Client) -> None:
@@ -67,9 +69,10 @@ def test_rest_damage_and_validation(client: httpx.Client) -> None:
     assert damage["total"] == sum(faces) + 3
     assert damage["injury"] == ("grave" if damage["total"] <= 4 else "serious")
     assert damage["tokens_awarded"] == 1 and damage["failed"]
-    assert damage["odds"]["scratch"]["fraction"] == "0/1"
+    odds = {o["injury"]: o["probability"] for o in damage["odds"]}
+    assert odds["scratch"]["fraction"] == "0/1"
     # Capped at Serious: P(Serious) = P(d12 ≥ 2) = 11/12, Grave (total 4) 1/12.
-    assert damage["odds"]["serious"]["fraction"] == "11/12"
+    assert odds["serious"]["fraction"] == "11/12"
     assert damage["half"]["injury"] == "serious" and damage["half"]["score"] == 9
     character = {
         "name": "Vex",
@@ -84,12 +87,12 @@ def test_rest_damage_and_validation(client: httpx.Client) -> None:
 def test_graphql_check_and_odds(client: httpx.Client) -> None:
     query = """query($seed: String) {
       mazeCheck(die: 10, modifier: 2, dc: 6, seed: $seed) {
-        __typename ... on MazeCheck { seed total band tokensAwarded reach { outcome tokens } }
+        __typename ... on MazeCheck { seed total band tokensAwarded reach { band tokens } }
       }
       mazeCheckOdds(die: 10, modifier: 2, dc: 6) {
         ... on MazeCheckOdds {
           success { fraction float }
-          bands { outcome probability { fraction } }
+          bands { band probability { fraction } }
           half { allowed beatsRolling band }
         }
       }
@@ -101,15 +104,15 @@ def test_graphql_check_and_odds(client: httpx.Client) -> None:
     assert check["total"] == rest.json()["total"]
     odds = data["mazeCheckOdds"]
     assert odds["success"]["fraction"] == "7/10"
-    bands = {b["outcome"]: b["probability"]["fraction"] for b in odds["bands"]}
-    assert bands["incredible_success"] == "2/25"
-    assert odds["half"] == {"allowed": True, "beatsRolling": True, "band": "success"}
+    bands = {b["band"]: b["probability"]["fraction"] for b in odds["bands"]}
+    assert bands["INCREDIBLE_SUCCESS"] == "2/25"
+    assert odds["half"] == {"allowed": True, "beatsRolling": True, "band": "SUCCESS"}
 
 
 def test_graphql_refusals_are_problems(client: httpx.Client) -> None:
     query = """{
       bad: mazeCheck(die: 7) { ... on Problem { code field } }
-      snap: mazeCheck(die: 8, kind: "snap", tokens: 2) { ... on Problem { code } }
+      snap: mazeCheck(die: 8, kind: SNAP, tokens: 2) { ... on Problem { code } }
     }"""
     data = graphql(client, query)
     assert data["bad"] == {"code": "invalid_request", "field": "die"}
@@ -117,19 +120,19 @@ def test_graphql_refusals_are_problems(client: httpx.Client) -> None:
 
 
 def test_graphql_opposed_damage_validation_and_catalog(client: httpx.Client) -> None:
-    query = """query($c: JSON!) {
+    query = """query($c: MazeCharacterInput!) {
       mazeOpposedCheck(first: {die: 10, modifier: 1}, second: {total: 5, isPc: false},
                        seed: "x") {
-        ... on MazeOpposed { winner pFirstWins { fraction } }
+        ... on MazeOpposed { winner odds { firstWins { fraction } } }
       }
       mazeDamageCheck(die: 6, modifier: 1, seed: "y") {
-        ... on MazeDamage { injury odds { outcome probability { fraction } } }
+        ... on MazeDamage { injury odds { injury probability { fraction } } }
       }
       mazeValidateCharacter(character: $c, creation: true) {
         ... on MazeValidation { valid issues { code } }
       }
-      mazeSkills { name ability }
-      mazeTraits { name parent minHolders }
+      mazeSkills { ... on MazeSkills { skills { name ability } } }
+      mazeTraits { ... on MazeTraits { traits { name parent minHolders } } }
     }"""
     character = {
         "name": "Vex",
@@ -137,15 +140,17 @@ def test_graphql_opposed_damage_validation_and_catalog(client: httpx.Client) -> 
         "traits": ["Soldier", "Crybaby"],
     }
     data = graphql(client, query, c=character)
-    assert data["mazeOpposedCheck"]["pFirstWins"]["fraction"] == "7/10"
+    assert data["mazeOpposedCheck"]["odds"]["firstWins"]["fraction"] == "7/10"
     assert data["mazeDamageCheck"]["injury"] in {
-        o["outcome"]
+        o["injury"]
         for o in data["mazeDamageCheck"]["odds"]
         if o["probability"]["fraction"] != "0/1"
     }
     assert data["mazeValidateCharacter"] == {"valid": True, "issues": []}
-    assert {"name": "Hardy", "ability": "ready"} in data["mazeSkills"]
-    assert {"name": "Buddy", "parent": "Party", "minHolders": 2} in data["mazeTraits"]
+    assert {"name": "Hardy", "ability": "READY"} in data["mazeSkills"]["skills"]
+    assert {"name": "Buddy", "parent": "Party", "minHolders": 2} in data["mazeTraits"]["traits"]
+    rest = client.get("/v1/maze/skills").json()["skills"]
+    assert {"name": "Hardy", "ability": "ready", "description": ""} in rest
 
 
 ABILITIES = {"ready": 10, "interaction": 6, "surroundings": 12, "navigation": 8}
@@ -164,7 +169,7 @@ def test_a_character_without_an_ability_die_is_a_problem_not_a_crash(
         response = client.post(path, json=body)
         assert response.status_code == 422, (path, response.text)
         assert response.json()["code"] == "missing_ability"
-    query = """query($c: JSON!) {
+    query = """query($c: MazeCharacterInput!) {
       check: mazeCheck(character: $c, skill: "Combat") { ... on Problem { code } }
       damage: mazeDamageCheck(character: $c) { ... on Problem { code } }
     }"""
@@ -181,19 +186,21 @@ def test_loot_checks_give_a_class_and_its_exact_odds(client: httpx.Client) -> No
     classes = [(17, "Legendary"), (13, "Ultra"), (9, "Rare"), (5, "Uncommon"), (-100, "Common")]
     assert loot.json()["loot_class"] == next(n for low, n in classes if total >= low)
     odds = client.post("/v1/maze/loot-checks/odds", json={"die": 12, "modifier": 2}).json()
-    assert odds["classes"]["Common"]["fraction"] == "1/6"
-    assert odds["classes"]["Legendary"]["fraction"] == "5/72"
+    by_class = {c["loot_class"]: c["probability"] for c in odds["classes"]}
+    assert list(by_class) == ["Common", "Uncommon", "Rare", "Ultra", "Legendary"]
+    assert by_class["Common"]["fraction"] == "1/6"
+    assert by_class["Legendary"]["fraction"] == "5/72"
     refused = client.post("/v1/maze/checks", json={"die": 8, "kind": "loot"})
     assert refused.status_code == 422 and refused.json()["code"] == "use_kind_endpoint"
     query = """{
       mazeLootCheck(die: 12, modifier: 2, seed: "l") { ... on MazeLoot { total lootClass } }
       mazeLootOdds(die: 12, modifier: 2) {
-        ... on MazeLootOdds { classes { outcome probability { fraction } } }
+        ... on MazeLootOdds { classes { lootClass probability { fraction } } }
       }
     }"""
     data = graphql(client, query)
     assert data["mazeLootCheck"] == {"total": total, "lootClass": loot.json()["loot_class"]}
-    assert {"outcome": "Common", "probability": {"fraction": "1/6"}} in data["mazeLootOdds"][
+    assert {"lootClass": "Common", "probability": {"fraction": "1/6"}} in data["mazeLootOdds"][
         "classes"
     ]
 
@@ -209,12 +216,12 @@ def test_group_checks_sum_against_the_collective_dc(client: httpx.Client) -> Non
     assert group["odds"]["exact"] is True
     assert group["odds"]["error_bound"]["float"] == 0
     majority = {**body, "rules": {"group_mode": "majority"}, "dc": 4}
-    query = """query($m: [JSON!]!, $r: JSON) {
+    query = """query($m: [MazeRollerInput!]!, $r: MazeRulesInput) {
       mazeGroupCheck(members: $m, dc: 4, rules: $r, seed: "g") {
         ... on MazeGroup { mode success odds { exact success { fraction } } }
       }
     }"""
-    data = graphql(client, query, m=majority["members"], r=majority["rules"])
+    data = graphql(client, query, m=majority["members"], r={"groupMode": "MAJORITY"})
     # At least one of two reaches 4: d10+2 misses on a 1 (1/10), d8+1 on 1–2 (2/8): 39/40.
     assert data["mazeGroupCheck"]["odds"] == {"exact": True, "success": {"fraction": "39/40"}}
 
@@ -222,7 +229,7 @@ def test_group_checks_sum_against_the_collective_dc(client: httpx.Client) -> Non
 def test_rules_and_content_packs_reach_graphql_and_rest(client: httpx.Client) -> None:
     """TAKING HALF ("automatically have a success") as a table setting, and a trait BONUS
     (blank in the text) from a content pack: +2 to Combat raises the total by 2."""
-    query = """query($r: JSON, $p: JSON, $c: JSON!) {
+    query = """query($r: MazeRulesInput, $p: JSON, $c: MazeCharacterInput!) {
       half: mazeCheck(die: 12, modifier: 6, dc: 3, takeHalf: true, rules: $r) {
         ... on MazeCheck { band }
       }
@@ -245,11 +252,12 @@ def test_rules_and_content_packs_reach_graphql_and_rest(client: httpx.Client) ->
             {"name": "Brawler", "kind": "personality", "bonus": {"skill_modifiers": {"Combat": 2}}}
         ],
     }
-    hero = {"name": "V", "abilities": ABILITIES, "skills": {"Combat": 1}, "traits": ["Brawler"]}
-    data = graphql(client, query, r={"half_level": "margin"}, p=pack, c=hero)
-    assert data["half"] == {"band": "incredible_success"}
-    assert data["default"] == {"band": "success"}
-    assert data["odds"] == {"half": {"band": "incredible_success"}}
+    skills = [{"name": "Combat", "modifier": 1}]
+    hero = {"name": "V", "abilities": ABILITIES, "skills": skills, "traits": ["Brawler"]}
+    data = graphql(client, query, r={"halfLevel": "MARGIN"}, p=pack, c=hero)
+    assert data["half"] == {"band": "INCREDIBLE_SUCCESS"}
+    assert data["default"] == {"band": "SUCCESS"}
+    assert data["odds"] == {"half": {"band": "INCREDIBLE_SUCCESS"}}
     brawl = data["brawl"]
     assert brawl["total"] == sum(d["value"] for d in brawl["dice"]) + 1 + 2
     assert data["valid"] == {"valid": True}
@@ -294,7 +302,7 @@ def test_a_taken_half_plus_a_token_is_one_point_better_over_rest_and_graphql(
         """{ mazeCheck(die: 10, modifier: 4, dc: 3, takeHalf: true, tokens: 1) {
              ... on MazeCheck { band margin } } }""",
     )
-    assert data["mazeCheck"] == {"band": "major_success", "margin": 5}
+    assert data["mazeCheck"] == {"band": "MAJOR_SUCCESS", "margin": 5}
 
 
 def test_a_sixteen_member_group_check_rolls_with_exact_odds(client: httpx.Client) -> None:
@@ -313,7 +321,7 @@ def test_a_sixteen_member_group_check_rolls_with_exact_odds(client: httpx.Client
     assert failing["band"] == "catastrophic_failure" and failing["tokens_awarded"] == [2] * 14
     data = graphql(
         client,
-        """query($m: [JSON!]!) { mazeGroupCheck(members: $m, dc: 90, seed: "g") {
+        """query($m: [MazeRollerInput!]!) { mazeGroupCheck(members: $m, dc: 90, seed: "g") {
              ... on MazeGroup { tokensAwarded odds { exact } } } }""",
         m=[{"die": 6}] * 12,
     )
@@ -357,10 +365,61 @@ def test_opposed_sides_spend_tokens_take_half_and_carry_effects(client: httpx.Cl
     assert client.post("/v1/maze/opposed", json=tokens).json()["rounds"] == [[6, 5]]
     data = graphql(
         client,
-        """query($a: JSON!, $b: JSON!) { mazeOpposedCheck(first: $a, second: $b) {
-             ... on MazeOpposed { pFirstWins { fraction } } ... on Problem { code } } }""",
-        a={"die": 12, "modifier": 2, "effects": ["exhaustion"], "takeHalf": True},
+        """query($a: MazeSideInput!, $b: MazeSideInput!) { mazeOpposedCheck(first: $a, second: $b) {
+             ... on MazeOpposed { odds { firstWins { fraction } } } ... on Problem { code } } }""",
+        a={"die": 12, "modifier": 2, "effects": ["EXHAUSTION"], "takeHalf": True},
         b={"total": 4, "isPc": False},
     )
     # Exhaustion: a d4, so half is 2 + 2 = 4, a tie the PC wins.
-    assert data["mazeOpposedCheck"] == {"pFirstWins": {"fraction": "1/1"}}
+    assert data["mazeOpposedCheck"] == {"odds": {"firstWins": {"fraction": "1/1"}}}
+
+
+def test_a_damage_roll_answers_the_same_shape_over_rest_and_graphql(
+    client: httpx.Client,
+) -> None:
+    """Issue 13: the odds of each injury are a list, chart order, on both transports."""
+    body = {"die": 12, "modifier": 3, "untreated": ["minor"], "seed": "same"}
+    rest = client.post("/v1/maze/damage", json=body).json()
+    data = graphql(
+        client,
+        """{ mazeDamageCheck(die: 12, modifier: 3, untreated: [MINOR], seed: "same") {
+             ... on MazeDamage { total injury spec { cap check { die kind } }
+                                 odds { injury probability { fraction } } } } }""",
+    )["mazeDamageCheck"]
+    assert data["total"] == rest["total"] and data["injury"] == rest["injury"].upper()
+    assert data["spec"] == {"cap": "SERIOUS", "check": {"die": 12, "kind": "DAMAGE"}}
+    assert [(o["injury"].lower(), o["probability"]) for o in data["odds"]] == [
+        (o["injury"], {"fraction": o["probability"]["fraction"]}) for o in rest["odds"]
+    ]
+    assert rest["odds"][0]["injury"] == "fatal"  # worst first, as the chart
+
+
+def test_a_sheet_naming_a_skill_twice_is_refused_on_both_transports(
+    client: httpx.Client,
+) -> None:
+    """A sheet's skills are a list of {name, modifier}: each skill is named once."""
+    twice = [{"name": "Combat", "modifier": 1}, {"name": "Combat", "modifier": 2}]
+    sheet = {"name": "V", "abilities": ABILITIES, "skills": twice}
+    refused = client.post("/v1/maze/characters/validate", json={"character": sheet})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["errors"][0]["loc"] == ["character", "skills"]
+    data = graphql(
+        client,
+        """query($c: MazeCharacterInput!) { mazeValidateCharacter(character: $c) {
+             ... on Problem { code field } } }""",
+        c=sheet,
+    )
+    assert data["mazeValidateCharacter"]["field"] == "character.skills"
+
+
+def test_a_sheet_s_sets_are_json_arrays_read_strictly(client: httpx.Client) -> None:
+    """A sheet's `effects` and `checked_this_run` are arrays (sets to the rules)."""
+    sheet = {"name": "V", "abilities": ABILITIES, "effects": ["exhaustion", "exhaustion"],
+             "checked_this_run": ["ready"]}  # fmt: skip
+    for character in (sheet, {**sheet, "name": "W"}):
+        body = {"character": character, "party": [sheet]}
+        answer = client.post("/v1/maze/characters/validate", json=body)
+        assert answer.status_code == 200, answer.text
+    check = client.post("/v1/maze/checks", json={"character": sheet, "skill": "Combat"})
+    assert check.status_code == 200, check.text
+    assert check.json()["spec"]["die"] == 4  # Exhaustion: the check rolls a d4

@@ -88,10 +88,8 @@ def test_a_render_that_is_not_a_rendering_is_refused(client: httpx.Client) -> No
 
 
 GRAPHQL = """query($seed: String!) {
-  mazeCheck(die: 10, modifier: 1, dc: 6, seed: $seed) {
-    ... on MazeCheck {
-      diceRolls(render: [FOUNDRY]) { expression total dice { face sides } foundry }
-    }
+  mazeCheck(die: 10, modifier: 1, dc: 6, seed: $seed, render: [FOUNDRY]) {
+    ... on MazeCheck { diceRolls { expression total dice { face sides } foundry } }
   }
   mazeRatsSave(ability: 1, seed: $seed, render: []) {
     ... on MazeRatsSave { diceRolls { expression total dice { face sides } } }

@@ -9,12 +9,14 @@ from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 import pytest
+import strawberry
 from pydantic import BaseModel, ValidationError
 from strawberry.types.unset import UNSET
 
 from api.graphql.chance import Chance
 from api.graphql.generate import (
     FREE_FORM_FIELDS,
+    arguments,
     convert,
     input_type,
     output_type,
@@ -26,7 +28,7 @@ from api.graphql.scalars import Long
 from api.graphql.schema import schema
 from api.models import FairRollRequest, RollRequest
 from api.openapi.usecases import params
-from api.usecases.markers import GRAPHQL_NAMES, FreeForm, LongInt, Named
+from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, FreeForm, LongInt, Named
 from api.usecases.rows import ROWS
 from api.usecases.simulations import Policy, SimulationRequest
 from services.chance import Chance as ChanceModel
@@ -79,6 +81,56 @@ def test_an_area_names_its_services_classes_in_graphql() -> None:
     assert convert(Kind, [], "T.kind", is_input=True).__name__ == "AreaKind"
     GRAPHQL_NAMES[Literal["x", "y"]] = "AreaXY"
     assert convert(Literal["x", "y"], [], "T.xy", is_input=True).__name__ == "AreaXY"
+
+
+class Colour(enum.StrEnum):
+    DEEP_RED = "deep_red"
+    BLUE = "blue"
+
+
+def test_an_enum_class_becomes_an_enum_named_as_the_class_or_as_named() -> None:
+    made = convert(Colour, [], "T.colour", is_input=True)
+    assert made.__name__ == "Colour" and [m.value for m in made] == ["deep_red", "blue"]
+    assert plain(made("blue")) == "blue" and Colour(plain(made("blue"))) is Colour.BLUE
+    renamed = convert(Annotated[Colour, Named("Paint")], [], "T.paint", is_input=False)
+    assert renamed.__name__ == "Paint"
+
+
+def test_int_literals_are_ints_and_tuples_and_sets_are_lists() -> None:
+    assert convert(Literal[4, 6, 8], [], "T.die", is_input=True) is int
+    assert convert(tuple[int, ...], [], "T.faces", is_input=False) == list[int]
+    assert convert(frozenset[str], [], "T.tags", is_input=True) == list[str]
+    with pytest.raises(TypeError, match=r"T\.pair"):
+        convert(tuple[int, str], [], "T.pair", is_input=False)
+
+
+def test_an_input_s_defaulted_fields_are_optional_with_their_defaults() -> None:
+    class Knob(BaseModel):
+        name: str
+        turns: int = 0
+        colour: Colour = Colour.BLUE
+        tags: frozenset[str] = frozenset()
+
+    made = input_type(Knob)
+
+    def knob(knob: Any) -> int:
+        return 0
+
+    knob.__annotations__ = {"knob": made, "return": int}
+    query = strawberry.type(type("Q", (), {"knob": strawberry.field(resolver=knob)}))
+    sdl = str(strawberry.Schema(query=query))
+    assert "name: String!\n" in sdl and "turns: Int! = 0\n" in sdl
+    assert "colour: Colour! = BLUE\n" in sdl and "tags: [String!]\n" in sdl
+    args = {name: default for name, _, default in arguments(Knob)}
+    assert args["turns"] == 0 and args["colour"].value == "blue" and args["tags"] is UNSET
+
+
+def test_an_optional_free_form_argument_is_nullable_json() -> None:
+    class Packed(BaseModel):
+        pack: Annotated[dict[str, int] | None, FREE_FORM] = None
+
+    [(name, annotation, default)] = arguments(Packed)
+    assert (name, default) == ("pack", None) and "Optional" in str(annotation)
 
 
 def test_free_form_fields_are_recorded_as_documented_exceptions() -> None:

@@ -89,10 +89,13 @@ def test_the_level_of_taking_half_is_a_success_by_default_and_a_setting() -> Non
     spec = CheckSpec(die=12, modifier=6, dc=3)
     assert resolve_check(spec, ScriptedRng([]), take_half=True).band is BandName.SUCCESS
     margin = resolve_check(
-        spec, ScriptedRng([]), take_half=True, rules=MazeRules(half_level="margin")
+        spec,
+        ScriptedRng([]),
+        take_half=True,
+        rules=MazeRules.model_validate({"half_level": "margin"}),
     )
     assert margin.band is BandName.INCREDIBLE_SUCCESS
-    rules = MazeRules(half_level="small_success")
+    rules = MazeRules.model_validate({"half_level": "small_success"})
     outcome = resolve_check(spec, ScriptedRng([]), take_half=True, rules=rules)
     assert outcome.band is BandName.SMALL_SUCCESS
 
@@ -172,7 +175,9 @@ def test_group_checks_add_up_against_the_collective_dc() -> None:
     members = [CheckSpec(die=6, modifier=1), CheckSpec(die=8, modifier=0)]
     outcome = resolve_group(members, 10, ScriptedRng([4, 5]))
     assert outcome.scores == (5, 5) and outcome.success
-    majority = resolve_group(members, 5, ScriptedRng([1, 5]), MazeRules(group_mode="majority"))
+    majority = resolve_group(
+        members, 5, ScriptedRng([1, 5]), MazeRules.model_validate({"group_mode": "majority"})
+    )
     assert majority.success
 
 

@@ -17,7 +17,13 @@ from services.maze.effects import Effect
 from services.maze.errors import MazeError
 from services.maze.group_odds import group_odds
 from services.maze.injuries import Injury
-from services.maze.requests import CheckRequest, GroupRequest, LootRequest, ValidateRequest
+from services.maze.requests import (
+    CheckRequest,
+    GroupRequest,
+    LootRequest,
+    MazeCharacter,
+    ValidateRequest,
+)
 from services.maze.rules import MazeRules
 from services.maze.traits import CheckKind
 from tests.unit.maze.scripted import ScriptedRng
@@ -42,7 +48,9 @@ def test_a_one_way_exclusion_binds_both_traits_in_any_order(
     }
     character = hero.model_copy(update={"traits": ["Soldier", *order]})
     issues = usecases.validate(
-        ValidateRequest.model_validate({"character": character.model_dump(), "content_pack": pack})
+        ValidateRequest.model_validate(
+            {"character": MazeCharacter.of(character), "content_pack": pack}
+        )
     )
     assert [i.message for i in issues if i.code == "exclusive_traits"] == [
         "Crybaby is mutually exclusive with Zealot"
@@ -71,7 +79,7 @@ def test_a_failed_damage_roll_awards_tokens_like_the_charts_failures(
     """ "If you fail a roll, you will be granted adversity token(s)"; "failing a damage
     roll with a Serious Injury or worse" — Serious 1, Grave 1, Fatal 2 (chart: 1, 1, 2)."""
     assert damage_tokens(injury) == tokens
-    assert damage_tokens(injury, MazeRules(damage_tokens="none")) == 0
+    assert damage_tokens(injury, MazeRules.model_validate({"damage_tokens": "none"})) == 0
 
 
 def test_taking_half_on_a_damage_roll_is_compared_by_injury() -> None:
@@ -94,7 +102,7 @@ def test_a_majority_group_check_is_exact() -> None:
     """GROUP CHECK: "Each character rolls individually" — two d6 against DC 4, at least
     one of two reaching it: 1 − (1/2)² = 3/4."""
     members = [CheckSpec(die=6, modifier=0)] * 2
-    odds = group_odds(members, 4, MazeRules(group_mode="majority"))
+    odds = group_odds(members, 4, MazeRules.model_validate({"group_mode": "majority"}))
     assert odds.success == Fraction(3, 4) and odds.exact
 
 
@@ -142,6 +150,7 @@ def test_a_content_pack_trait_changes_a_check_through_the_use_case(hero: Charact
         }
     )
     brawler = hero.model_copy(update={"traits": [*hero.traits, "Brawler"]})
-    request = CheckRequest(character=brawler, skill="Combat", dc=6, content_pack=pack)
+    sheet = MazeCharacter.of(brawler)
+    request = CheckRequest(character=sheet, skill="Combat", dc=6, content_pack=pack)
     outcome = usecases.roll_check(request, ScriptedRng([5]))
     assert outcome.total == 5 + 2 + 2

@@ -192,7 +192,7 @@ def test_a_majority_group_check_grants_tokens_to_each_member_who_missed() -> Non
     """GROUP CHECK: "Each character rolls individually as though they are performing the
     check for themself" — in majority mode each member's own miss grants its tokens."""
     members = [CheckSpec(die=12, modifier=0)] * 3
-    rules = MazeRules(group_mode="majority")
+    rules = MazeRules.model_validate({"group_mode": "majority"})
     outcome = resolve_group(members, 11, ScriptedRng([11, 5, 1]), rules)
     assert outcome.success is False
     assert outcome.tokens_awarded == (0, 1, 2)  # 0 over, 6 under, 10 under
