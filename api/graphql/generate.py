@@ -26,13 +26,10 @@ from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
-from api.graphql.chance import Chance
 from api.graphql.scalars import Long
 from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, IDENTIFIER, LONG, Named
-from services.chance import Chance as ChanceModel
 
-# The Chance model is the schema's one Chance type (the hand-written areas' too).
-_OUTPUTS: dict[type[BaseModel], Any] = {ChanceModel: Chance}
+_OUTPUTS: dict[type[BaseModel], Any] = {}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
 _KEYED: dict[str, Any] = {}

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from api.usecases import dice_results
 from api.usecases.markers import Named
 from api.usecases.table import Result
+from services.chance import Chance
 from services.mazerats.character import GearPackage
 
 Side = Annotated[Literal["party", "opponents"], Named("MazeRatsSide")]
@@ -30,11 +31,7 @@ Reach = Annotated[Literal["close", "nearby", "far", "distant"], Named("MazeRatsR
 Tier = Annotated[Literal["minor", "major", "master"], Named("MazeRatsSpellTier")]
 
 
-class MazeRatsChance(Result):
-    """An exact probability: the fraction and its float."""
-
-    fraction: str
-    float: float
+MazeRatsChance = Chance  # the schema's one Chance type (services/chance.py)
 
 
 class MazeRatsRolled(Result):

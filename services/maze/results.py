@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from services.chance import Chance
 from services.maze.abilities import AnyDie, MazeAbility
 from services.maze.bands import MazeBand
 from services.maze.character import Issue
@@ -50,16 +51,7 @@ class DieFlag(StrEnum):
     CLAMPED = "clamped"
 
 
-class MazeChance(MazeResult):
-    """An exact probability: the reduced fraction ("n/d") and its float."""
-
-    fraction: str
-    float: float
-
-    @classmethod
-    def of(cls, p: Fraction) -> MazeChance:
-        """The chance of an exact probability."""
-        return cls(fraction=f"{p.numerator}/{p.denominator}", float=float(p))
+MazeChance = Chance  # the schema's one Chance type (services/chance.py)
 
 
 class MazeThrow(MazeResult):
