@@ -1,6 +1,12 @@
 """The event store: the one place in Daedalus that talks to Redis."""
 
-from services.store.connection import Connection, check_durability, connect_url, start_embedded
+from services.store.connection import (
+    Connection,
+    SingleConnection,
+    check_durability,
+    connect_url,
+    start_embedded,
+)
 from services.store.errors import (
     IdempotencyConflict,
     InvalidBatch,
@@ -21,6 +27,7 @@ __all__ = [
     "NewEvent",
     "RecordedEvent",
     "RedisEventStore",
+    "SingleConnection",
     "Snapshot",
     "StoreError",
     "UnsafeRedis",

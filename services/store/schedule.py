@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import redis
+from services.store.client import AnyRedis
 
 SEP = "\x1f"
 DEFAULT_KEY = "daedalus:campaigns:due"
@@ -64,7 +64,7 @@ def _score(value: float) -> str:
 class TickSchedule:
     """The due times of every scheduled campaign, in one Redis sorted set."""
 
-    def __init__(self, client: redis.Redis, key: str = DEFAULT_KEY) -> None:
+    def __init__(self, client: AnyRedis, key: str = DEFAULT_KEY) -> None:
         self.client = client
         self.key = key
         self.versions_key = key + ":versions"
