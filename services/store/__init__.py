@@ -15,7 +15,7 @@ from services.store.errors import (
     WrongExpectedVersion,
 )
 from services.store.model import ANY, NO_STREAM, AppendResult, NewEvent, RecordedEvent, Snapshot
-from services.store.redis_store import RedisEventStore
+from services.store.redis_store import LogCursor, RedisEventStore
 
 __all__ = [
     "ANY",
@@ -24,6 +24,7 @@ __all__ = [
     "Connection",
     "IdempotencyConflict",
     "InvalidBatch",
+    "LogCursor",
     "NewEvent",
     "RecordedEvent",
     "RedisEventStore",
