@@ -149,6 +149,10 @@ class StoreCluster(RedisCluster):
 
     outage: Outage
 
+    def __init__(self, outage: Outage, **options: Any) -> None:
+        self.outage = outage  # set first: the cluster client sends COMMAND as it starts
+        super().__init__(**options)
+
     def execute_command(self, *args: Any, **options: Any) -> Any:
         """Run a command; an unreachable or stalled node is `StoreUnavailable`."""
         try:
@@ -200,15 +204,14 @@ def event_store_client(
         return store_client(url, timeouts, name)
     timeouts = timeouts if timeouts is not None else Timeouts()
     nodes, tls = cluster_nodes(url)
-    cluster = StoreCluster(
+    return StoreCluster(
+        Outage(name),
         startup_nodes=nodes,
         ssl=tls,
         socket_connect_timeout=timeouts.connect,
         socket_timeout=timeouts.socket,
         retry=Retry(NoBackoff(), 0),
     )
-    cluster.outage = Outage(name)
-    return cluster
 
 
 def store_client(url: str, timeouts: Timeouts | None = None, name: str = "Redis") -> StoreClient:
