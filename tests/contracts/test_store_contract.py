@@ -283,3 +283,48 @@ def test_the_log_is_read_in_pages_from_a_cursor(store: RedisEventStore) -> None:
             store.tail(0)
         with pytest.raises(ValueError, match="LogCursor"):
             store.read_all(after=5)
+
+
+def test_racing_claims_of_one_command_id_all_act_on_the_first_intent(
+    store: RedisEventStore,
+) -> None:
+    start = threading.Barrier(8)
+    answers: list[tuple[str, bool]] = []
+    lock = threading.Lock()
+
+    def attempt(i: int) -> None:
+        start.wait()
+        answer = store.claim("camp", "cmd-1", f"intent {i}")
+        with lock:
+            answers.append(answer)
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    first = store.intent("camp", "cmd-1")
+    assert first is not None and {intent for intent, _ in answers} == {first}
+    assert sorted(stored for _, stored in answers) == [False] * 7 + [True]
+    assert store.intent("camp", "cmd-2") is None
+
+
+def test_tables_and_revocations_of_a_tenant(store: RedisEventStore) -> None:
+    from services.store.revocations import Revocations
+    from services.store.tables import Tables
+
+    tables = Tables(store.client, store.keys)
+    for i in range(5):
+        tables.add("sessions", f"s{i}", 1000 + i)
+    first = tables.page("sessions", 3)
+    assert first.cursor is not None
+    second = tables.page("sessions", 3, first.cursor)
+    assert [t for t, _ in first.ids + second.ids] == ["s4", "s3", "s2", "s1", "s0"]
+    assert tables.put_code("CODE", {"role": "player"}, 60)
+    assert not tables.put_code("CODE", {"role": "gm"}, 60)
+    assert tables.take_code("CODE") == {"role": "player"} and tables.take_code("CODE") is None
+    revocations = Revocations(store.client, store.keys)
+    revocations.revoke("s1", "player:p1", 2000)
+    revocations.revoke("s1", "player:p1", 1500)  # earlier: the later cutoff stays
+    assert revocations.cutoffs("s1", ["player:p1", "gm"]) == [2000, None]
+    assert revocations.table("s1") == {"player:p1": 2000}
