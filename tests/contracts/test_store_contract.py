@@ -328,3 +328,34 @@ def test_tables_and_revocations_of_a_tenant(store: RedisEventStore) -> None:
     revocations.revoke("s1", "player:p1", 1500)  # earlier: the later cutoff stays
     assert revocations.cutoffs("s1", ["player:p1", "gm"]) == [2000, None]
     assert revocations.table("s1") == {"player:p1": 2000}
+
+
+@pytest.fixture(params=["embedded", "cluster"])
+def owned_url(request: pytest.FixtureRequest) -> str:
+    """The URL of a server the tests own (whose settings a test may change for a moment)."""
+    owned = request.getfixturevalue(request.param)
+    url: str = owned.url
+    return url
+
+
+def test_an_evicting_server_is_refused_and_named(owned_url: str) -> None:
+    from services.store import UnsafeRedis, check_durability
+
+    with connect(owned_url) as client:
+        check_durability(client)
+        # One server (on a cluster, the last master) turns evicting: the store refuses.
+        if isinstance(client, RedisCluster):
+            node = client.get_primaries()[-1]  # type: ignore[no-untyped-call]
+            where, options = f" on {node.name}", {"target_nodes": node}
+        else:
+            where, options = "", {}
+        client.config_set("maxmemory-policy", "allkeys-lru", **options)
+        try:
+            with pytest.raises(UnsafeRedis, match=f"allkeys-lru{where}: events could be"):
+                check_durability(client)
+            assert check_durability(client, allow_unsafe=True) == [
+                f"maxmemory-policy is allkeys-lru{where}: events could be evicted"
+            ]
+        finally:
+            client.config_set("maxmemory-policy", "noeviction", **options)
+        assert check_durability(client) == []
