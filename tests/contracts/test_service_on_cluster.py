@@ -25,6 +25,8 @@ from tests.e2e.conftest import serve
 from tests.e2e.test_web_concurrency import FOLLOW, _move, _version
 from tests.owned_cluster import OwnedCluster
 
+pytestmark = pytest.mark.e2e
+
 
 def test_two_api_processes_on_a_cluster_play_a_table_and_feed_a_subscriber(
     cluster: OwnedCluster, embedded: Connection, tmp_path_factory: pytest.TempPathFactory
