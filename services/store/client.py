@@ -31,6 +31,14 @@ log = logging.getLogger("daedalus.store")
 # still loading its AOF after a restart, is a ConnectionError too).
 UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
+# On a Redis Cluster also: the cluster refuses commands while a master is down (CLUSTERDOWN),
+# or the client finds no node for a slot.
+UNREACHABLE_CLUSTER = (
+    *UNREACHABLE,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.SlotNotCoveredError,
+)
+
 # A Redis Cluster's URL: `redis+cluster://host:port[,host:port...]` (startup nodes; the
 # client discovers the rest). `rediss+cluster://` for TLS.
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
@@ -157,7 +165,7 @@ class StoreCluster(RedisCluster):
         """Run a command; an unreachable or stalled node is `StoreUnavailable`."""
         try:
             result = super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
-        except UNREACHABLE as exc:
+        except UNREACHABLE_CLUSTER as exc:
             raise _unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return result
@@ -179,7 +187,7 @@ class StoreClusterPipeline(ClusterPipeline):
         """Send the queued commands; an unreachable or stalled node is `StoreUnavailable`."""
         try:
             result: list[Any] = super().execute(raise_on_error)
-        except UNREACHABLE as exc:
+        except UNREACHABLE_CLUSTER as exc:
             raise _unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return result
