@@ -7,6 +7,11 @@ append of a command without an id would be recorded twice), and a server that ca
 reached or does not answer in time raises `StoreUnavailable` (503 `store_unavailable`
 at the API's boundary). The first failure of an outage is logged as a warning, the first
 success after it as an info: not a traceback per request.
+
+The event store may be a Redis Cluster (`redis+cluster://host:port,...`):
+`event_store_client` then builds a `StoreCluster`, the same promises on a cluster client
+(redirections followed, connection errors not retried). The broker and the job records
+are always one Redis (`store_client`).
 """
 
 from __future__ import annotations
@@ -173,6 +178,8 @@ class StoreCluster(RedisCluster):
     def pipeline(self, transaction: Any = None, shard_hint: Any = None) -> ClusterPipeline:
         """A pipeline whose `execute` fails the same way."""
         pipe: ClusterPipeline = super().pipeline(transaction, shard_hint)  # type: ignore[no-untyped-call]
+        # RedisCluster builds its pipeline from a dozen of its internals: re-class the
+        # one it built (StoreClusterPipeline adds no state but `outage`).
         pipe.__class__ = StoreClusterPipeline
         cast(StoreClusterPipeline, pipe).outage = self.outage
         return pipe
