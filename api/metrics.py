@@ -33,6 +33,7 @@ from starlette.responses import Response
 
 from infra.settings import Settings
 from services.store import RedisEventStore
+from services.store.client import AnyRedis
 from services.store.errors import WrongExpectedVersion
 from services.store.model import ANY, AppendResult, NewEvent
 from workers.client import quick_client, read_task_metrics
@@ -240,7 +241,7 @@ def watch_workers(app: Starlette, settings: Settings) -> None:
 class ObservedEventStore(RedisEventStore):
     """The event store, counting appended events and version conflicts."""
 
-    def __init__(self, client: redis.Redis, tenant: str, metrics: Metrics) -> None:
+    def __init__(self, client: AnyRedis, tenant: str, metrics: Metrics) -> None:
         super().__init__(client, tenant)
         self.metrics = metrics
 

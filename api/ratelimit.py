@@ -8,9 +8,11 @@ on theirs; tests pass the time instead. A key lives only until its bucket would 
 again (its TTL), so idle callers cost nothing.
 
 The store is the service's own Redis (the runtime's connection), reached with an async
-client on the event loop, without a thread hop. When Redis cannot be reached the limiter
-fails open: the request is served without RateLimit headers and a warning is logged (at
-most once per `WARN_EVERY` seconds), and Redis is not tried again for `BACKOFF` seconds.
+client on the event loop, without a thread hop; on a Redis Cluster (`redis+cluster://`)
+an async cluster client (each bucket is one key, so the script runs on its slot's
+master). When Redis cannot be reached the limiter fails open: the request is served
+without RateLimit headers and a warning is logged (at most once per `WARN_EVERY`
+seconds), and Redis is not tried again for `BACKOFF` seconds.
 """
 
 from __future__ import annotations
@@ -24,9 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
+
+from services.store.client import cluster_nodes, is_cluster_url
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +115,7 @@ class TokenBuckets:
         self.rate = rate
         self.burst = burst
         self.interval_us = max(1, round(_US / rate))
-        self._client: aioredis.Redis | None = None
+        self._client: aioredis.Redis | AsyncRedisCluster | None = None
         self._script: Any = None
         self._bound: tuple[str, asyncio.AbstractEventLoop] | None = None
         self._down_until = 0.0
@@ -118,12 +124,20 @@ class TokenBuckets:
     def _script_for(self, url: str) -> Any:
         loop = asyncio.get_running_loop()
         if self._bound != (url, loop):  # a client belongs to one loop (tests run several)
-            self._client = aioredis.Redis.from_url(
-                url,
-                socket_timeout=TIMEOUT,
-                socket_connect_timeout=TIMEOUT,
-                retry=Retry(NoBackoff(), 0),
-            )
+            options: dict[str, Any] = {
+                "socket_timeout": TIMEOUT,
+                "socket_connect_timeout": TIMEOUT,
+                "retry": Retry(NoBackoff(), 0),
+            }
+            if is_cluster_url(url):
+                nodes, tls = cluster_nodes(url)
+                self._client = AsyncRedisCluster(
+                    startup_nodes=[ClusterNode(n.host, n.port) for n in nodes],
+                    ssl=tls,
+                    **options,
+                )
+            else:
+                self._client = aioredis.Redis.from_url(url, **options)
             self._script = self._client.register_script(GCRA)
             self._bound = (url, loop)
         return self._script

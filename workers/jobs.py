@@ -14,6 +14,7 @@ import redis
 
 from services.sim.runner import SimulationSpec, shard_sizes
 from services.sim.stats import Tally, summarise
+from services.store.client import AnyRedis
 
 TTL = 7 * 86_400
 TERMINAL = ("succeeded", "failed", "cancelled")
@@ -31,7 +32,7 @@ def key(job: str, *parts: str) -> str:
 class Jobs:
     """Reads and writes job records on one Redis client."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: AnyRedis) -> None:
         self.r = client
 
     def create(

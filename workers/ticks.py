@@ -19,14 +19,12 @@ import time
 from functools import cache
 from typing import Any
 
-import redis
-
 from infra.settings import Settings
 from services.campaign import CampaignAggregate, CampaignState
 from services.errors import DomainError
 from services.store import RedisEventStore, check_durability
 from services.store.campaigns import CampaignClock, tick_lags
-from services.store.client import store_client
+from services.store.client import AnyRedis, event_store_client
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from workers import metrics
@@ -42,10 +40,10 @@ _clocks_lock = threading.Lock()
 
 
 @cache
-def event_store() -> redis.Redis:
+def event_store() -> AnyRedis:
     """This process's client of the event store, checked once (AOF on, no eviction)."""
     settings = Settings()
-    client = store_client(
+    client = event_store_client(
         settings.event_store_url, settings.redis_timeouts, "the event store's Redis"
     )
     check_durability(client, allow_unsafe=settings.redis_allow_unsafe)

@@ -2,8 +2,9 @@
 
 Subscribers do not read the log themselves: each registers for its session's stream
 and is woken when the tail sees an event of that stream, then reads the stream from its
-own checkpoint. So a thousand watchers cost one blocking XREAD, a slow watcher never
-holds events in memory, and resuming from a version is a plain stream read.
+own checkpoint. So a thousand watchers cost one blocking XREAD (on a Redis Cluster, one
+read of the log shards every 20 ms), a slow watcher never holds events in memory, and
+resuming from a version is a plain stream read.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from redis.exceptions import RedisError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from services.store import RedisEventStore
+from services.store import LogCursor, RedisEventStore
 from services.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ class LiveFeed:
         self._watchers.setdefault(stream, set()).add(woken)
         try:
             if self._task is None or self._task.done():
-                head = await run_in_threadpool(self.store.head)
+                head = await run_in_threadpool(self.store.log_head)
                 if self._task is None or self._task.done():
                     self.failure = None  # the head was just read: the store is back
                     self._task = asyncio.create_task(self._tail(head))
@@ -70,10 +71,11 @@ class LiveFeed:
                 self._task.cancel()
                 self._task = None
 
-    async def _tail(self, position: int) -> None:
+    async def _tail(self, cursor: LogCursor) -> None:
+        # One Redis: a blocking XREAD; a Redis Cluster: its log shards, polled.
         while True:
             try:
-                batch = await run_in_threadpool(self.store.tail, position, self.block_ms)
+                batch, moved = await run_in_threadpool(self.store.follow, cursor, self.block_ms)
             except (RedisError, OSError) as exc:
                 # The client logged the outage once; every watcher ends its subscription
                 # with `store_unavailable` now rather than at its next periodic read.
@@ -84,8 +86,8 @@ class LiveFeed:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             self.failure = None
+            cursor = moved
             for recorded in batch:
-                position = recorded.position
                 for woken in self._watchers.get(recorded.stream, ()):
                     woken.set()
 

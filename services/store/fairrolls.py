@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import hashlib
 
-import redis
-
 from services.dice.fair import CommitmentError
+from services.store.client import AnyRedis
 from services.store.keys import Keys
 
 # Kept a day past the commitment's expiry, so a late retry still finds its nonce used.
@@ -37,7 +36,7 @@ return 1
 class FairRolls:
     """The rolled nonces of one tenant's commitments."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: AnyRedis, keys: Keys) -> None:
         self.client = client
         self.keys = keys
         self._claim = client.register_script(_CLAIM)

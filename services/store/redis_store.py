@@ -1,30 +1,72 @@
-"""The event store on Redis Streams: atomic conditional appends, a global log, tailing."""
+"""The event store on Redis Streams: atomic conditional appends, a global log, tailing.
+
+On one Redis the tenant's global log is one stream, in commit order. On a Redis Cluster
+it is LOG_SHARDS log shards (services/store/keys.py), each written atomically with its
+streams; a reader follows them all with a `LogCursor` (one checkpoint per shard).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import redis
+from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
+from services.store.client import AnyRedis
 from services.store.errors import IdempotencyConflict, InvalidBatch, WrongExpectedVersion
-from services.store.keys import Keys
+from services.store.keys import LOG_SHARDS, Keys
 from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
-from services.store.scripts import APPEND
+from services.store.scripts import APPEND, APPEND_SHARDED
 
 MAX_BATCH = 1000
 
+# How often a cluster's log shards are read again while a follower waits for events.
+POLL_SECONDS = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class LogCursor:
+    """Where a reader of the global log is: the last sequence read in each log shard.
+
+    On one Redis there is one shard and its sequence is the global position.
+    """
+
+    sequences: tuple[int, ...]
+
+    @staticmethod
+    def start(shards: int) -> LogCursor:
+        """Before the first event."""
+        return LogCursor((0,) * shards)
+
+    def past(self, events: Sequence[RecordedEvent]) -> LogCursor:
+        """This cursor moved past `events` (read from the log after it)."""
+        shards = len(self.sequences)
+        moved = list(self.sequences)
+        for e in events:
+            shard, sequence = e.position % shards, e.position // shards
+            moved[shard] = max(moved[shard], sequence)
+        return LogCursor(tuple(moved))
+
+    @property
+    def count(self) -> int:
+        """How many events lie before the cursor (sequences start at 1 in every shard)."""
+        return sum(self.sequences)
+
 
 class RedisEventStore:
-    """One tenant's streams in one Redis; the only code in Daedalus that writes events."""
+    """One tenant's streams in one Redis or a Redis Cluster; the only code that writes events."""
 
-    def __init__(self, client: redis.Redis, tenant: str = "default") -> None:
+    def __init__(self, client: AnyRedis, tenant: str = "default") -> None:
         self.client = client
-        self.keys = Keys(tenant)
-        self._sha = hashlib.sha1(APPEND.encode()).hexdigest()
+        self.cluster = isinstance(client, RedisCluster)
+        self.keys = Keys(tenant, LOG_SHARDS if self.cluster else 1)
+        self._script = APPEND_SHARDED if self.cluster else APPEND
+        self._sha = hashlib.sha1(self._script.encode()).hexdigest()
 
     # -- writing -----------------------------------------------------------------------
 
@@ -45,14 +87,17 @@ class RedisEventStore:
     ) -> AppendResult:
         """Run the append script on (id, type, JSON body) triples, as they are."""
         k = self.keys
+        shard = k.shard(stream)
         args: list[Any] = [stream, expected_version, len(batch)]
+        if self.cluster:
+            args.append(shard)
         for triple in batch:
             args += triple
-        keys = [k.events(stream), k.ids(stream), k.all, k.position]
+        keys = [k.events(stream), k.ids(stream), k.log(shard), k.sequence(shard)]
         try:
             reply: Any = self.client.evalsha(self._sha, 4, *keys, *args)
         except NoScriptError:  # a restarted server forgot it: send the script once
-            reply = self.client.eval(APPEND, 4, *keys, *args)
+            reply = self.client.eval(self._script, 4, *keys, *args)
         tag = _str(reply[0])
         if tag in ("ok", "dup"):
             nums = [int(x) for x in reply[1:]]
@@ -84,7 +129,15 @@ class RedisEventStore:
         return [_recorded_from_stream(stream, eid, fields) for eid, fields in entries]
 
     def read_all(self, after: int = 0, limit: int | None = 1000) -> list[RecordedEvent]:
-        """The tenant's global log after position `after` (exclusive), in order."""
+        """The tenant's global log after position `after` (exclusive), in order.
+
+        On a Redis Cluster a single position is no checkpoint (the log is sharded): only
+        `after=0` (from the start) is accepted there; follow the log with `read_log`.
+        """
+        if self.cluster:
+            if after != 0:
+                raise ValueError("on a Redis Cluster, read the log after a LogCursor")
+            return self.read_log(self.log_start(), limit)[0]
         entries: Any = self.client.xrange(self.keys.all, f"({_id(after)}", "+", count=limit)
         return [_recorded_from_log(eid, fields) for eid, fields in entries]
 
@@ -92,13 +145,73 @@ class RedisEventStore:
         """Events after `after` (exclusive), waiting up to block_ms when there are none.
 
         `block_ms` stays under the client's socket timeout, or a quiet log reads as a
-        stalled server.
+        stalled server. One Redis only; `follow` works on both.
         """
+        if self.cluster:
+            raise ValueError("on a Redis Cluster, follow the log with a LogCursor")
         reply: Any = self.client.xread({self.keys.all: _id(after)}, count=limit, block=block_ms)
         if not reply:
             return []
         (_key, entries), *_ = reply
         return [_recorded_from_log(eid, fields) for eid, fields in entries]
+
+    # -- the global log, one Redis or a cluster ------------------------------------------
+
+    def log_start(self) -> LogCursor:
+        """A cursor before the tenant's first event."""
+        return LogCursor.start(self.keys.shards)
+
+    def log_head(self) -> LogCursor:
+        """A cursor after the last event written (where a new follower starts)."""
+        if not self.cluster:
+            return LogCursor((self.head(),))
+        pipe = self.client.pipeline(transaction=False)
+        for shard in range(self.keys.shards):
+            pipe.get(self.keys.sequence(shard))
+        return LogCursor(tuple(int(v) if v is not None else 0 for v in pipe.execute()))
+
+    def read_log(
+        self, after: LogCursor, limit: int | None = 1000
+    ) -> tuple[list[RecordedEvent], LogCursor]:
+        """The events after `after` (at most `limit`), and the cursor past them.
+
+        Each shard's events come in commit order, and so each stream's in version order;
+        the shards are merged by position (`sequence * shards + shard`), which interleaves
+        them fairly but says nothing about which of two shards committed first.
+        """
+        if not self.cluster:
+            events = self.read_all(after.sequences[0], limit)
+            return events, after.past(events)
+        pipe = self.client.pipeline(transaction=False)
+        for shard, sequence in enumerate(after.sequences):
+            pipe.xrange(self.keys.log(shard), f"({_id(sequence)}", "+", count=limit)
+        events = [
+            _recorded_from_log(eid, fields, shard, self.keys.shards)
+            for shard, entries in enumerate(pipe.execute())
+            for eid, fields in entries
+        ]
+        events.sort(key=lambda e: e.position)
+        if limit is not None:
+            events = events[:limit]
+        return events, after.past(events)
+
+    def follow(
+        self, after: LogCursor, block_ms: int = 250, limit: int = 1000
+    ) -> tuple[list[RecordedEvent], LogCursor]:
+        """`read_log`, waiting up to `block_ms` for an event when there is none yet.
+
+        One Redis blocks in XREAD; a cluster's shards live on several servers, so the
+        follower reads them all (one pipelined round per server) every POLL_SECONDS.
+        """
+        if not self.cluster:
+            events = self.tail(after.sequences[0], block_ms, limit)
+            return events, after.past(events)
+        deadline = time.monotonic() + block_ms / 1000
+        while True:
+            events, moved = self.read_log(after, limit)
+            if events or time.monotonic() >= deadline:
+                return events, moved
+            time.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
 
     def lookup(self, stream: str, event_id: str) -> tuple[int, int] | None:
         """(version, position) of a stored event id in a stream, or None."""
@@ -109,7 +222,10 @@ class RedisEventStore:
         return int(version), int(position)
 
     def head(self) -> int:
-        """The last global position written (0 when the log is empty)."""
+        """How many events the tenant's log holds: on one Redis, the last global position
+        written (0 when the log is empty)."""
+        if self.cluster:
+            return self.log_head().count
         value: Any = self.client.get(self.keys.position)
         return int(value) if value is not None else 0
 
@@ -201,11 +317,13 @@ def _recorded_from_stream(stream: str, eid: bytes, fields: dict[bytes, bytes]) -
     )
 
 
-def _recorded_from_log(eid: bytes, fields: dict[bytes, bytes]) -> RecordedEvent:
+def _recorded_from_log(
+    eid: bytes, fields: dict[bytes, bytes], shard: int = 0, shards: int = 1
+) -> RecordedEvent:
     return RecordedEvent(
         stream=_text(fields, "stream"),
         version=int(_text(fields, "version")),
-        position=int(eid.split(b"-")[1]),
+        position=int(eid.split(b"-")[1]) * shards + shard,
         id=_text(fields, "id"),
         type=_text(fields, "type"),
         data=json.loads(fields[b"data"]),

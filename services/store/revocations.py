@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import redis
-
+from services.store.client import AnyRedis
 from services.store.keys import Keys
 
 # Past any token's lifetime (api/sessions/tokens.MAX_TTL_SECONDS), with a margin.
@@ -31,7 +30,7 @@ return 1
 class Revocations:
     """The revocations of one tenant's streams."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: AnyRedis, keys: Keys) -> None:
         self.client = client
         self.keys = keys
         self._revoke = client.register_script(_REVOKE)

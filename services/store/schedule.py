@@ -6,13 +6,20 @@ the future), so two schedulers scanning at once never both take one, and a campa
 whose tick task was lost is claimed again when its lease runs out. Writers that know the
 campaign's stream version pass it: an older version never overwrites a newer one's due
 time (a slow worker cannot push a campaign back after its cadence changed).
+
+On a Redis Cluster the set and its versions hash must share a slot (SET_DUE touches
+both): a key without a hash tag is used wrapped in one, `{daedalus:campaigns:due}`, and
+the versions hash is `<key>:versions` in the same slot. The whole schedule is one slot
+(one master): a claim is one atomic script over every tenant's campaigns.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import redis
+from redis.cluster import RedisCluster
+
+from services.store.client import AnyRedis
 
 SEP = "\x1f"
 DEFAULT_KEY = "daedalus:campaigns:due"
@@ -64,8 +71,10 @@ def _score(value: float) -> str:
 class TickSchedule:
     """The due times of every scheduled campaign, in one Redis sorted set."""
 
-    def __init__(self, client: redis.Redis, key: str = DEFAULT_KEY) -> None:
+    def __init__(self, client: AnyRedis, key: str = DEFAULT_KEY) -> None:
         self.client = client
+        if isinstance(client, RedisCluster) and "{" not in key:
+            key = "{" + key + "}"  # the set and its versions hash in one slot
         self.key = key
         self.versions_key = key + ":versions"
         self._claim = client.register_script(CLAIM)

@@ -6,6 +6,11 @@ event id → "version:position"), 3 the tenant's global log (ids 0-<position>), 
 global position counter. ARGV: stream name, expected version (-1 any), event count,
 then id, type, data per event.
 
+On a Redis Cluster (`APPEND_SHARDED`), KEYS 3 and 4 are the stream's log shard and
+its counter (same slot as the stream), ARGV 4 is the shard's number, and the batch
+follows it; an event's position is `sequence * LOG_SHARDS + shard`, so positions are
+unique in the tenant and increase along each shard (and so along each stream).
+
 Replies: {"ok", v1, p1, v2, p2, ...} | {"dup", v1, p1, ...} | {"conflict", actual} |
 {"partial"} | {"moved"} | {"invalid", why}.
 
@@ -16,12 +21,15 @@ that slipped past a client (another version, a bug) is refused whole, never half
 
 from __future__ import annotations
 
-APPEND = """
+from services.store.keys import LOG_SHARDS
+
+_TEMPLATE = """
 local stream, expected, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-if not n or n < 1 or #ARGV ~= 3 + n * 3 then return {'invalid', 'malformed batch'} end
+local H, stride, offset = @HEAD@
+if not n or n < 1 or #ARGV ~= H + n * 3 then return {'invalid', 'malformed batch'} end
 local ids, seen = {}, {}
 for i = 1, n do
-  local base = 3 + (i - 1) * 3
+  local base = H + (i - 1) * 3
   local id, kind = ARGV[base + 1], ARGV[base + 2]
   if id == '' or kind == '' then return {'invalid', 'event ' .. i .. ' has no id or type'} end
   if seen[id] then return {'invalid', 'event id ' .. id .. ' is repeated'} end
@@ -52,13 +60,14 @@ local current = redis.call('XLEN', KEYS[1])
 if expected >= 0 and current ~= expected then return {'conflict', current} end
 local reply = {'ok'}
 for i = 1, n do
-  local base = 3 + (i - 1) * 3
+  local base = H + (i - 1) * 3
   local version = current + i
-  local position = redis.call('INCR', KEYS[4])
+  local sequence = redis.call('INCR', KEYS[4])
+  local position = sequence * stride + offset
   redis.call('XADD', KEYS[1], '0-' .. version,
     'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3], 'pos', position)
   redis.call('HSET', KEYS[2], ARGV[base + 1], version .. ':' .. position)
-  redis.call('XADD', KEYS[3], '0-' .. position,
+  redis.call('XADD', KEYS[3], '0-' .. sequence,
     'stream', stream, 'version', version,
     'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3])
   table.insert(reply, version)
@@ -66,3 +75,8 @@ for i = 1, n do
 end
 return reply
 """
+
+# One Redis: the batch follows ARGV 3; position = the global counter.
+APPEND = _TEMPLATE.replace("@HEAD@", "3, 1, 0")
+# A Redis Cluster: ARGV 4 is the stream's log shard; position = sequence * shards + shard.
+APPEND_SHARDED = _TEMPLATE.replace("@HEAD@", f"4, {LOG_SHARDS}, tonumber(ARGV[4])")

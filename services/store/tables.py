@@ -12,8 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import redis
-
+from services.store.client import AnyRedis
 from services.store.keys import Keys
 
 
@@ -28,7 +27,7 @@ class IndexPage:
 class Tables:
     """The index and join codes of one tenant."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: AnyRedis, keys: Keys) -> None:
         self.client = client
         self.keys = keys
 

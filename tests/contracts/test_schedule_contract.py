@@ -7,17 +7,20 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-import redis
 
+from services.store.client import connect
 from services.store.schedule import TickSchedule
 
 NOW = 1_767_225_600.25  # 2026-01-01T00:00:00.25Z
+
+# Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
+ON_CLUSTER = True
 
 
 @pytest.fixture
 def schedule(redis_url: str, tenant: str) -> Iterator[TickSchedule]:
     """A schedule under a key of its own; removed afterwards."""
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)
     s = TickSchedule(client, key=f"daedalus:test:{tenant}:due")
     yield s
     client.delete(s.key, s.versions_key)
@@ -117,7 +120,7 @@ def test_racing_schedulers_claim_every_campaign_exactly_once(
     start = threading.Barrier(8)
 
     def scheduler() -> None:
-        mine = TickSchedule(redis.Redis.from_url(redis_url), key=schedule.key)
+        mine = TickSchedule(connect(redis_url), key=schedule.key)
         start.wait()
         while batch := mine.claim_due(NOW, 25, 60):
             with lock:

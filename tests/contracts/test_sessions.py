@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 
 from services.dice import SimRng
 from services.labyrinth import (
@@ -24,8 +23,12 @@ from services.labyrinth import (
 )
 from services.labyrinth.codec import LabyrinthAggregate
 from services.store import ANY, RecordedEvent, RedisEventStore, WrongExpectedVersion
+from services.store.client import connect
 from services.store.sessions import SessionService
 from tests.unit.labyrinth.play import conserved, legal_commands, party
+
+# Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
+ON_CLUSTER = True
 
 
 @pytest.fixture
@@ -111,7 +114,7 @@ def test_concurrent_commands_on_one_session_never_corrupt_it(
 
     def player(seed: int) -> None:
         own = SessionService(
-            CountingStore(redis.Redis.from_url(redis_url), service.store.keys.tenant),
+            CountingStore(connect(redis_url), service.store.keys.tenant),
             LabyrinthAggregate(),
             snapshot_every=5,
         )
@@ -204,7 +207,7 @@ def race(count: int, call: Any) -> list[tuple[float, float, Any]]:
 
 def attempt(url: str, tenant: str, session: str, move: Any, seen: int | None, i: int) -> Any:
     """A client of its own (connection, cache) ready to send `move` with one command id."""
-    own = SessionService(RedisEventStore(redis.Redis.from_url(url), tenant), LabyrinthAggregate())
+    own = SessionService(RedisEventStore(connect(url), tenant), LabyrinthAggregate())
     own.load(session)  # warm, so the attempts start together
     return lambda: own.execute(session, move, SimRng(i), seen_version=seen, command_id="the-one")
 

@@ -49,3 +49,38 @@ def test_an_outage_fails_fast_is_logged_once_and_recovery_once(
     records = [(r.levelname, r.getMessage()) for r in caplog.records]
     assert [level for level, _ in records] == ["WARNING", "INFO", "WARNING", "INFO"], records
     assert all("the test Redis" in message for _, message in records)
+
+
+def test_a_cluster_master_down_is_store_unavailable_at_once_and_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from services.store.client import StoreCluster, event_store_client
+    from tests.owned_cluster import OwnedCluster
+
+    cluster = OwnedCluster(tmp_path / "cluster")
+    cluster.start()
+    client = event_store_client(cluster.url, Timeouts(connect=0.5, socket=0.5), "the cluster")
+    try:
+        assert isinstance(client, StoreCluster)
+        store = RedisEventStore(client, "down")
+        caplog.set_level(logging.INFO, logger="daedalus.store")
+        # A stream on the first master, and one on another.
+        first = f"127.0.0.1:{cluster.ports[0]}"
+        names = [f"s{i}" for i in range(200)]
+        node_of = {n: client.get_node_from_key(store.keys.events(n)).name for n in names}  # type: ignore[no-untyped-call]
+        lost = next(n for n in names if node_of[n] == first)
+        kept = next(n for n in names if node_of[n] != first)
+        assert store.version(lost) == 0 and store.version(kept) == 0
+        cluster.processes[0].kill()
+        cluster.processes[0].wait(timeout=10)
+        for _ in range(3):
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                store.version(lost)
+            assert time.monotonic() - started < 1.0
+        records = [(r.levelname, r.getMessage()) for r in caplog.records]
+        assert [level for level, _ in records] == ["WARNING"], records
+        assert "the cluster is unreachable" in records[0][1]
+    finally:
+        client.close()
+        cluster.stop()

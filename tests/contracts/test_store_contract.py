@@ -1,4 +1,9 @@
-"""The event store keeps the promises of trusted event stores, on real Redis."""
+"""The event store keeps the promises of trusted event stores, on real Redis.
+
+On one Redis and on a three-master Redis Cluster alike (`ON_CLUSTER`): there, the
+tenant's global log is sharded (docs/STORE.md), so "the global log" below reads as
+"each log shard", and one Redis is the case of a single shard.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ import uuid
 from typing import Any
 
 import pytest
+from redis.cluster import RedisCluster
+from redis.crc import key_slot
 
 from services.store import (
     ANY,
@@ -20,9 +27,42 @@ from services.store import (
     Snapshot,
     WrongExpectedVersion,
 )
+from services.store.client import connect
 from tests.contracts.writers import batch_appender, racing_appender, steady_writer
 
 CTX = mp.get_context("spawn")
+
+ON_CLUSTER = True
+
+
+def same_shard(store: RedisEventStore, prefix: str, n: int) -> list[str]:
+    """`n` stream names whose events go to one log shard (any names on one Redis)."""
+    names = (f"{prefix}{i}" for i in range(10_000))
+    first = next(names)
+    found = [first]
+    found += [s for s in names if store.keys.shard(s) == store.keys.shard(first)][: n - 1]
+    return found
+
+
+def other_shards(store: RedisEventStore, prefix: str, n: int) -> list[str]:
+    """`n` stream names in `n` different log shards (any names on one Redis)."""
+    if store.keys.shards == 1:
+        return [f"{prefix}{i}" for i in range(n)]
+    found: dict[int, str] = {}
+    for i in range(10_000):
+        name = f"{prefix}{i}"
+        found.setdefault(store.keys.shard(name), name)
+    names = list(found.values())
+    return names[:n]
+
+
+def sequences(store: RedisEventStore, log: list[RecordedEvent]) -> dict[int, list[int]]:
+    """Each log shard's sequence numbers, in the order `log` has them."""
+    shards = store.keys.shards
+    found: dict[int, list[int]] = {}
+    for e in log:
+        found.setdefault(e.position % shards, []).append(e.position // shards)
+    return found
 
 
 def events(n: int, kind: str = "Happened") -> list[NewEvent]:
@@ -125,15 +165,19 @@ def test_the_same_ids_in_another_order_are_not_the_same_batch(store: RedisEventS
 def test_concurrent_batches_never_interleave_in_the_global_log(
     store: RedisEventStore, redis_url: str
 ) -> None:
+    # Four streams of one log shard (on one Redis, of the one log): their batches race.
+    streams = same_shard(store, "g", 4)
     with CTX.Pool(4) as pool:
         runs = pool.starmap(
-            batch_appender, [(redis_url, store.keys.tenant, f"g{i}", 1000) for i in range(4)]
+            batch_appender, [(redis_url, store.keys.tenant, name, 1000) for name in streams]
         )
+    step = store.keys.shards  # positions along one shard: sequence * shards + shard
     for positions in runs:
-        assert positions == list(range(positions[0], positions[0] + 1000))
+        assert positions == list(range(positions[0], positions[0] + 1000 * step, step))
     log = store.read_all(limit=None)
-    assert [e.position for e in log] == list(range(1, 4001))
-    union = sorted((e for i in range(4) for e in store.read(f"g{i}")), key=lambda e: e.position)
+    assert [e.position for e in log] == [p * step + store.keys.shard(streams[0]) for p in
+                                         range(1, 4001)]  # fmt: skip
+    union = sorted((e for name in streams for e in store.read(name)), key=lambda e: e.position)
     assert union == log
 
 
@@ -150,25 +194,33 @@ def test_a_tailing_reader_sees_every_event_once_in_order_while_writers_run(
 ) -> None:
     total = 4 * 300
     seen: list[RecordedEvent] = []
+    # Two streams share a log shard, two have one each (on one Redis: one log).
+    shared = same_shard(store, "w", 2)
+    streams = [*shared, *[s for s in other_shards(store, "x", 3) if s not in shared][:2]]
+    if store.keys.shards > 1:
+        assert len({store.keys.shard(s) for s in streams}) == 3
 
     def follow() -> None:
-        checkpoint = 0
+        cursor = store.log_start()
         while len(seen) < total:
-            batch = store.tail(checkpoint, block_ms=2000, limit=100)
+            batch, cursor = store.follow(cursor, block_ms=2000, limit=100)
             seen.extend(batch)
-            if batch:
-                checkpoint = batch[-1].position
 
     reader = threading.Thread(target=follow)
     reader.start()
     with CTX.Pool(4) as pool:
-        pool.starmap(
-            steady_writer, [(redis_url, store.keys.tenant, f"w{i}", 300) for i in range(4)]
-        )
+        pool.starmap(steady_writer, [(redis_url, store.keys.tenant, s, 300) for s in streams])
     reader.join(timeout=60)
     assert not reader.is_alive()
-    assert [e.position for e in seen] == list(range(1, total + 1))
-    assert len({e.id for e in seen}) == total
+    assert len(seen) == total and len({e.id for e in seen}) == total
+    # Every log shard in commit order, each event once (one Redis: positions 1..total).
+    for found in sequences(store, seen).values():
+        assert found == list(range(1, len(found) + 1))
+    for s in streams:
+        assert [e.version for e in seen if e.stream == s] == list(range(1, 301))
+    if store.keys.shards == 1:
+        assert [e.position for e in seen] == list(range(1, total + 1))
+    assert store.head() == total and store.log_head().count == total
 
 
 def test_snapshots_are_kept_apart_and_only_move_forward(store: RedisEventStore) -> None:
@@ -180,3 +232,130 @@ def test_snapshots_are_kept_apart_and_only_move_forward(store: RedisEventStore) 
     assert store.version("snap") == 5  # snapshots are not events
     store.delete_snapshots("snap")
     assert store.load_snapshot("snap") is None
+
+
+def test_a_streams_keys_and_its_log_shard_share_one_slot(store: RedisEventStore) -> None:
+    k = store.keys
+    for stream in ("a", "session-1", "campaign:x", "w7"):
+        shard = k.shard(stream)
+        keys = [k.events(stream), k.ids(stream), k.intents(stream), k.snapshot(stream)]
+        keys.append(k.revocations(stream))
+        if k.shards > 1:  # on a cluster the log shard too; one Redis has one log apart
+            keys += [k.log(shard), k.sequence(shard)]
+        assert len({key_slot(key.encode()) for key in keys}) == 1
+
+
+def test_a_tenants_log_shards_spread_over_the_masters(redis_url: str) -> None:
+    with connect(redis_url) as client:
+        store = RedisEventStore(client, "spread")
+        slots = {key_slot(store.keys.log(shard).encode()) for shard in range(store.keys.shards)}
+        if isinstance(client, RedisCluster):
+            assert len(slots) == store.keys.shards
+            nodes = [client.get_node_from_key(store.keys.log(s)) for s in range(16)]  # type: ignore[no-untyped-call]
+            masters = {node.name for node in nodes}
+            assert len(masters) == 3, masters
+        else:
+            assert store.keys.shards == 1
+
+
+def test_the_log_is_read_in_pages_from_a_cursor(store: RedisEventStore) -> None:
+    streams = other_shards(store, "p", 5)
+    for _round in range(3):
+        for s in streams:
+            store.append(s, events(2))
+    cursor, pages = store.log_start(), []
+    while True:
+        page, cursor = store.read_log(cursor, limit=7)
+        if not page:
+            break
+        assert len(page) <= 7
+        pages.extend(page)
+    assert len(pages) == 30 and len({e.id for e in pages}) == 30
+    assert cursor == store.log_head() and cursor.count == 30
+    for s in set(streams):
+        mine = [e for e in pages if e.stream == s]
+        assert [e.version for e in mine] == list(range(1, len(mine) + 1))
+    assert store.read_log(cursor)[0] == []
+    # A follower with nothing to read waits block_ms, then answers nothing.
+    assert store.follow(cursor, block_ms=50) == ([], cursor)
+    if store.keys.shards > 1:
+        with pytest.raises(ValueError, match="LogCursor"):
+            store.tail(0)
+        with pytest.raises(ValueError, match="LogCursor"):
+            store.read_all(after=5)
+
+
+def test_racing_claims_of_one_command_id_all_act_on_the_first_intent(
+    store: RedisEventStore,
+) -> None:
+    start = threading.Barrier(8)
+    answers: list[tuple[str, bool]] = []
+    lock = threading.Lock()
+
+    def attempt(i: int) -> None:
+        start.wait()
+        answer = store.claim("camp", "cmd-1", f"intent {i}")
+        with lock:
+            answers.append(answer)
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    first = store.intent("camp", "cmd-1")
+    assert first is not None and {intent for intent, _ in answers} == {first}
+    assert sorted(stored for _, stored in answers) == [False] * 7 + [True]
+    assert store.intent("camp", "cmd-2") is None
+
+
+def test_tables_and_revocations_of_a_tenant(store: RedisEventStore) -> None:
+    from services.store.revocations import Revocations
+    from services.store.tables import Tables
+
+    tables = Tables(store.client, store.keys)
+    for i in range(5):
+        tables.add("sessions", f"s{i}", 1000 + i)
+    first = tables.page("sessions", 3)
+    assert first.cursor is not None
+    second = tables.page("sessions", 3, first.cursor)
+    assert [t for t, _ in first.ids + second.ids] == ["s4", "s3", "s2", "s1", "s0"]
+    assert tables.put_code("CODE", {"role": "player"}, 60)
+    assert not tables.put_code("CODE", {"role": "gm"}, 60)
+    assert tables.take_code("CODE") == {"role": "player"} and tables.take_code("CODE") is None
+    revocations = Revocations(store.client, store.keys)
+    revocations.revoke("s1", "player:p1", 2000)
+    revocations.revoke("s1", "player:p1", 1500)  # earlier: the later cutoff stays
+    assert revocations.cutoffs("s1", ["player:p1", "gm"]) == [2000, None]
+    assert revocations.table("s1") == {"player:p1": 2000}
+
+
+@pytest.fixture(params=["embedded", "cluster"])
+def owned_url(request: pytest.FixtureRequest) -> str:
+    """The URL of a server the tests own (whose settings a test may change for a moment)."""
+    owned = request.getfixturevalue(request.param)
+    url: str = owned.url
+    return url
+
+
+def test_an_evicting_server_is_refused_and_named(owned_url: str) -> None:
+    from services.store import UnsafeRedis, check_durability
+
+    with connect(owned_url) as client:
+        check_durability(client)
+        # One server (on a cluster, the last master) turns evicting: the store refuses.
+        if isinstance(client, RedisCluster):
+            node = client.get_primaries()[-1]  # type: ignore[no-untyped-call]
+            where, options = f" on {node.name}", {"target_nodes": node}
+        else:
+            where, options = "", {}
+        client.config_set("maxmemory-policy", "allkeys-lru", **options)
+        try:
+            with pytest.raises(UnsafeRedis, match=f"allkeys-lru{where}: events could be"):
+                check_durability(client)
+            assert check_durability(client, allow_unsafe=True) == [
+                f"maxmemory-policy is allkeys-lru{where}: events could be evicted"
+            ]
+        finally:
+            client.config_set("maxmemory-policy", "noeviction", **options)
+        assert check_durability(client) == []

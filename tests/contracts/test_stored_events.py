@@ -38,6 +38,9 @@ from services.store import NO_STREAM, NewEvent, RedisEventStore
 from services.store.sessions import Aggregate, SessionService
 from tests.unit.labyrinth.play import conserved
 
+# Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
+ON_CLUSTER = True
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "stored_events"
 RECORD = "python -m tests.fixtures.stored_events.record {aggregate}-<n>"
 AGGREGATES: dict[str, tuple[Aggregate[Any], EventRegistry, tuple[type, ...]]] = {

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import uuid
 
-import redis
-
 from services.store import NewEvent, RedisEventStore, WrongExpectedVersion
+from services.store.client import connect
 
 
 def racing_appender(url: str, tenant: str, stream: str, count: int) -> tuple[list[str], int]:
     """Append `count` single events by read-version → append(expected) → retry on conflict."""
-    with redis.Redis.from_url(url) as client:
+    with connect(url) as client:
         store = RedisEventStore(client, tenant)
         written: list[str] = []
         conflicts = 0
@@ -29,14 +28,14 @@ def racing_appender(url: str, tenant: str, stream: str, count: int) -> tuple[lis
 
 def batch_appender(url: str, tenant: str, stream: str, size: int) -> list[int]:
     """Append one batch of `size` events; return their global positions."""
-    with redis.Redis.from_url(url) as client:
+    with connect(url) as client:
         events = [NewEvent(str(uuid.uuid4()), "Bulk", {"i": i}) for i in range(size)]
         return list(RedisEventStore(client, tenant).append(stream, events).positions)
 
 
 def steady_writer(url: str, tenant: str, stream: str, count: int) -> int:
     """Append `count` events one by one (any version); return how many were written."""
-    with redis.Redis.from_url(url) as client:
+    with connect(url) as client:
         store = RedisEventStore(client, tenant)
         for i in range(count):
             store.append(stream, [NewEvent(str(uuid.uuid4()), "Tick", {"i": i})])

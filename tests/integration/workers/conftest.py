@@ -14,20 +14,20 @@ from subprocess import Popen
 import pytest
 import redis
 
-from services.store.connection import Connection, start_embedded
+from services.store.connection import SingleConnection, start_embedded
 from workers.app import REDBEAT_KEY_PREFIX, app, celery_url, release
 from workers.jobs import Jobs
 
 
 @pytest.fixture(scope="module")
-def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SingleConnection]:
     conn = start_embedded(tmp_path_factory.mktemp("workers-redis"))
     yield conn
     conn.close()
 
 
 @pytest.fixture(scope="module")
-def worker_url(embedded: Connection) -> Iterator[str]:
+def worker_url(embedded: SingleConnection) -> Iterator[str]:
     # The test process's Celery app sends to this Redis: configure it before first use.
     url = celery_url(embedded.url)
     app.conf.update(broker_url=url, result_backend=url)

@@ -34,7 +34,7 @@ from services.campaign import (
 from services.dice import SimRng
 from services.maze.abilities import Ability
 from services.maze.character import Character
-from services.store import Connection, RedisEventStore
+from services.store import RedisEventStore, SingleConnection
 from services.store.campaigns import CampaignClock
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
@@ -64,7 +64,7 @@ def character(name: str) -> Character:
 class Table:
     """One tenant's campaigns as the API side sees them: a session service and a clock."""
 
-    def __init__(self, conn: Connection, tenant: str) -> None:
+    def __init__(self, conn: SingleConnection, tenant: str) -> None:
         self.conn = conn
         self.tenant = tenant
         self.service = self.fresh_service()
@@ -135,7 +135,7 @@ def wait_until(predicate: Callable[[], bool], timeout: float, what: str) -> None
 
 
 @pytest.fixture
-def table(embedded: Connection, clock_worker: Popen[bytes]) -> Iterator[Table]:
+def table(embedded: SingleConnection, clock_worker: Popen[bytes]) -> Iterator[Table]:
     t = Table(embedded, "t" + uuid.uuid4().hex[:10])
     yield t
     # Unschedule this test's campaigns: later tests' beats must not keep ticking them.

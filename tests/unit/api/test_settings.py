@@ -77,3 +77,34 @@ def test_processes_default_to_one_per_core_in_production(monkeypatch: pytest.Mon
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
     monkeypatch.setenv("DAEDALUS_WORKER_CONCURRENCY", "2")
     assert (Settings().api_processes, Settings().worker_processes) == (3, 2)
+
+
+def test_a_cluster_url_builds_cluster_clients_beside_one_redis_for_celery(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from redis.cluster import RedisCluster
+
+    from infra.settings import RedisSettingsError
+    from services.store.client import StoreClient, event_store_client, store_client
+
+    cluster = "redis+cluster://10.0.0.1:7000,10.0.0.2:7000"
+    monkeypatch.setenv("REDIS_URL", cluster)
+    monkeypatch.delenv("DAEDALUS_REDIS_URL", raising=False)
+    with pytest.raises(RedisSettingsError, match="set DAEDALUS_REDIS_URL"):
+        Settings()  # Celery's broker would land on the cluster
+    monkeypatch.setenv("DAEDALUS_REDIS_URL", "redis+cluster://10.0.0.3:7000")
+    with pytest.raises(RedisSettingsError, match="must name one Redis"):
+        Settings()
+    monkeypatch.setenv("DAEDALUS_REDIS_URL", "redis://10.0.0.9:6379/0")
+    settings = Settings()
+    assert settings.event_store_url == cluster
+    # Building a client connects to no one until the first command (none is sent here).
+    monkeypatch.setattr(RedisCluster, "__init__", lambda self, **options: None)
+    client = event_store_client(cluster)
+    assert isinstance(client, RedisCluster)
+    assert isinstance(event_store_client(settings.workers_redis_url), StoreClient)
+    with pytest.raises(ValueError, match="not a Redis Cluster"):
+        store_client(cluster)
+    monkeypatch.setenv("REDIS_URL", "redis+cluster://10.0.0.1")
+    with pytest.raises(RedisSettingsError, match="host:port"):
+        Settings()

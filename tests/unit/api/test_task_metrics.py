@@ -25,7 +25,7 @@ from api.app import create_app
 from api.metrics import WorkerCollector
 from infra.logs import JsonFormatter
 from infra.settings import Settings
-from services.store.connection import Connection, start_embedded
+from services.store.connection import SingleConnection, start_embedded
 from services.store.schedule import TickSchedule
 from workers import metrics
 from workers.metrics import Recorder, observe_tick_lag, quick_client, task_fields
@@ -33,7 +33,7 @@ from workers.task_metrics import DURATIONS_KEY, SEP, TASKS_KEY, TICK_LAG_KEY, hi
 
 
 @pytest.fixture(scope="module")
-def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SingleConnection]:
     conn = start_embedded(tmp_path_factory.mktemp("task-metrics-redis"))
     conn.client.ping()  # its connection is the module's, not the first test's
     yield conn
@@ -41,7 +41,7 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
 
 
 @pytest.fixture
-def client(embedded: Connection, monkeypatch: pytest.MonkeyPatch) -> Iterator[redis.Redis]:
+def client(embedded: SingleConnection, monkeypatch: pytest.MonkeyPatch) -> Iterator[redis.Redis]:
     """The embedded Redis, empty, as the workers' Redis of this process's recorder."""
     embedded.client.flushdb()
     monkeypatch.setattr(metrics, "recorder", Recorder(embedded.client))
