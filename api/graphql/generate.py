@@ -30,6 +30,10 @@ _OUTPUTS: dict[type[BaseModel], Any] = {}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
 _KEYED: dict[tuple[str, bool], Any] = {}
+_UNIONS: dict[str, Any] = {}
+# Types that implement a generated interface: the schema lists them (a field typed as the
+# interface does not reach them).
+IMPLEMENTATIONS: list[Any] = []
 # Schema coordinates of every generated JSON field or argument ("Type.fieldName",
 # "Query.fieldName(argName)"): the documented free-form exceptions.
 FREE_FORM_FIELDS: set[str] = set()
@@ -64,10 +68,13 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         return JSON | None if tp is Any or _admits_none(tp) else JSON
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(members) != 1:
-            raise TypeError(f"{where}: only `X | None` unions map to GraphQL")
-        inner = convert(members[0], meta, where, is_input)
-        return inner | None
+        if len(members) > 1 and not is_input and all(_is_model(m) for m in members):
+            inner = _union(members, meta, where)
+        elif len(members) == 1:
+            inner = convert(members[0], meta, where, is_input)
+        else:
+            raise TypeError(f"{where}: only `X | None` and model unions map to GraphQL")
+        return inner | None if type(None) in typing.get_args(tp) else inner
     if origin is typing.Literal:
         named = [m.name for m in meta if isinstance(m, Named)]
         owner, _, field = where.partition(".")
@@ -76,6 +83,8 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
     if origin is dict and issubclass(typing.get_args(tp)[0], enum.Enum):
         return _keyed(typing.get_args(tp)[0], typing.get_args(tp)[1], where, is_input)
+    if origin is dict and typing.get_args(tp)[0] is str and not is_input:
+        return list[_entry(typing.get_args(tp)[1], where)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return input_type(tp) if is_input else output_type(tp)
     if tp is int:
@@ -85,6 +94,50 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     if tp in _PLAIN:
         return tp
     raise TypeError(f"{where}: no GraphQL type for {tp!r} (mark free-form fields FreeForm)")
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def union_of(name: str, members: tuple[Any, ...]) -> Any:
+    """The GraphQL union `name` of these object types."""
+    parts: Any = typing.Union[members]  # noqa: UP007 - built at run time
+    return typing.Annotated[parts, strawberry.union(name)]
+
+
+def _union(members: list[Any], meta: list[Any], where: str) -> Any:
+    """A union of output models, named by its `Named` marker."""
+    named = [m.name for m in meta if isinstance(m, Named)]
+    if not named:
+        raise TypeError(f"{where}: a union of models needs a Named(...) marker")
+    found = _UNIONS.get(named[0])
+    if found is None:
+        parts: Any = typing.Union[tuple(output_type(m) for m in members)]  # noqa: UP007
+        found = _UNIONS[named[0]] = typing.Annotated[parts, strawberry.union(named[0])]
+    return found
+
+
+def _entry(value: Any, where: str) -> Any:
+    """A map's entry as GraphQL shows it (`{key, value}`): a map keyed by ids (a member's
+    id, a slot id) is a list of entries, its keys in the map's order."""
+    owner, _, field = where.partition(".")
+    name = owner + _pascal(field) + "Entry"
+    found = _KEYED.get((name, False))
+    if found is None:
+        cls: Any = type(name, (), {"__module__": __name__})
+        cls.__annotations__ = {"key": str, "value": convert(value, [], where, False)}
+        found = _KEYED[(name, False)] = strawberry.type(cls, name=name)
+    return found
+
+
+def _entries(field: str, entry: Any) -> Any:
+    """The resolver of a map field: its entries, in the map's order."""
+
+    def resolve(root: Any) -> list[Any]:
+        return [entry(key=k, value=v) for k, v in getattr(root, field).items()]
+
+    return resolve
 
 
 def _admits_none(tp: Any) -> bool:
@@ -116,20 +169,75 @@ def _description(model: type[BaseModel]) -> str | None:
     return " ".join(doc.split()) or None
 
 
+def _is_interface(model: type[BaseModel]) -> bool:
+    return bool(model.__dict__.get("graphql_interface", False))
+
+
 def output_type(model: type[BaseModel]) -> Any:
-    """The GraphQL object type of `model`, named as the model (built once)."""
+    """The GraphQL object type of `model`, named as the model (built once).
+
+    A model whose class sets `graphql_interface = True` is an interface; its subclasses'
+    types implement it (listed in IMPLEMENTATIONS, for the schema) and are named with the
+    interface's `graphql_suffix` (`MazeStarted` → `MazeStartedEvent`).
+    """
     found = _OUTPUTS.get(model)
     if found is not None:
         return found
     model.model_rebuild()  # resolves forward references (self-referring models)
-    cls: Any = type(model.__name__, (), {"__module__": __name__})
+    interface = _is_interface(model)
+    bases = tuple(
+        output_type(base)
+        for base in model.__mro__[1:]
+        if isinstance(base, type) and issubclass(base, BaseModel) and _is_interface(base)
+    )
+    name = model.__name__ + ("" if interface else getattr(model, "graphql_suffix", ""))
+    cls: Any = type(name, bases, {"__module__": __name__})
     _OUTPUTS[model] = cls  # before the fields: models may refer to themselves
-    cls.__annotations__ = {
-        name: convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", False)
-        for name, info in model.model_fields.items()
-    }
+    annotations = {}
+    loose = _nullable_in_siblings(model)
+    for field, info in model.model_fields.items():
+        where = f"{name}.{field}"
+        annotations[field] = convert(info.annotation, list(info.metadata), where, False)
+        if field in loose and not _admits_none(info.annotation):
+            annotations[field] = annotations[field] | None
+        if typing.get_origin(annotations[field]) is list and _is_map(info.annotation):
+            entry = typing.get_args(annotations[field])[0]
+            setattr(cls, field, strawberry.field(resolver=_entries(field, entry)))
+    cls.__annotations__ = annotations
+    description = _description(model)
+    if interface:
+        return strawberry.interface(cls, name=name, description=description)
     cls.is_type_of = classmethod(lambda _cls, obj, _info: isinstance(obj, model))
-    return strawberry.type(cls, name=model.__name__, description=_description(model))
+    made = strawberry.type(cls, name=name, description=description)
+    if bases:
+        IMPLEMENTATIONS.append(made)
+    return made
+
+
+def _nullable_in_siblings(model: type[BaseModel]) -> set[str]:
+    """Fields of an interface's implementation that another implementation declares
+    nullable: nullable here too, so a document may select both under one name (GraphQL
+    merges same-named fields of a union or interface only with one response shape)."""
+    interfaces = [
+        base
+        for base in model.__mro__[1:]
+        if isinstance(base, type) and issubclass(base, BaseModel) and _is_interface(base)
+    ]
+    out: set[str] = set()
+    for interface in interfaces:
+        for sibling in interface.__subclasses__():
+            out.update(
+                name
+                for name, info in sibling.model_fields.items()
+                if name in model.model_fields and _admits_none(info.annotation)
+            )
+    return out
+
+
+def _is_map(tp: Any) -> bool:
+    """A `dict[str, V]` (or `dict[str, V] | None`) field: GraphQL's list of entries."""
+    members = [a for a in typing.get_args(tp) if a is not type(None)] if _admits_none(tp) else [tp]
+    return len(members) == 1 and typing.get_origin(members[0]) is dict
 
 
 def input_type(model: type[BaseModel]) -> Any:

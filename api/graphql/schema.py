@@ -39,6 +39,7 @@ from api.graphql.errors import (
     coded_rule,
     report,
 )
+from api.graphql.generate import IMPLEMENTATIONS
 from api.graphql.haze import HazeQuery
 from api.graphql.maze import MazeQuery
 from api.graphql.mazerats import MazeRatsQuery
@@ -178,6 +179,7 @@ def _schema(introspection: bool) -> strawberry.Schema:
         subscription=Subscriptions,
         scalar_overrides=SCALARS,
         extensions=extensions,
+        types=IMPLEMENTATIONS,
     )
 
 

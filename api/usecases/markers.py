@@ -1,49 +1,26 @@
-"""Annotations a model may carry for the GraphQL generator (JSON Schema ignores them).
-
-* `LongInt`: an int that may pass 32 bits (totals, nonces) is the `Long` scalar;
-  every other int is GraphQL's `Int`.
-* `Identifier`: a resource's id (a job's) is GraphQL's `ID`.
-* `Named("X")` on a `Literal[...]`: the GraphQL enum's name (else Model + Field).
-* `FreeForm` / `FreeFormInput`: a genuinely free-form document (Foundry's roll data, a
-  labyrinth definition to check) is the `JSON` scalar. Every such field is recorded, so
-  the contract test can tell the documented exceptions from an untyped leak.
-"""
+"""The generator's markers (LongInt, Identifier, Named, FreeForm): defined in
+services/markers.py, where the services' own models (a session's events as shown) use them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any
+from services.markers import (
+    FREE_FORM,
+    IDENTIFIER,
+    LONG,
+    FreeForm,
+    FreeFormInput,
+    Identifier,
+    LongInt,
+    Named,
+)
 
-from pydantic import Field
-
-
-@dataclass(frozen=True, slots=True)
-class Named:
-    """The GraphQL name of the enum a `Literal` annotation becomes."""
-
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Long:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class _FreeForm:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class _Identifier:
-    pass
-
-
-LONG = _Long()
-IDENTIFIER = _Identifier()
-FREE_FORM = _FreeForm()
-
-LongInt = Annotated[int, LONG]
-Identifier = Annotated[str, IDENTIFIER, Field(min_length=1, max_length=64)]
-FreeForm = Annotated[dict[str, Any], FREE_FORM, Field(json_schema_extra={"x-free-form": True})]
-FreeFormInput = Annotated[Any, FREE_FORM]
+__all__ = [
+    "FREE_FORM",
+    "IDENTIFIER",
+    "LONG",
+    "FreeForm",
+    "FreeFormInput",
+    "Identifier",
+    "LongInt",
+    "Named",
+]

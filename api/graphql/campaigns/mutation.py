@@ -17,16 +17,20 @@ from api.campaigns import usecases
 from api.campaigns.access import ARGUMENT, campaigns_of, clock_now, clock_of, grant_of
 from api.graphql.campaigns.campaign_token import CampaignToken
 from api.graphql.campaigns.created_campaign import CreatedCampaign
-from api.graphql.campaigns.payloads import CampaignTokenPayload, CreateCampaignPayload
+from api.graphql.campaigns.payloads import (
+    CampaignCommandPayload,
+    CampaignTokenPayload,
+    CreateCampaignPayload,
+)
 from api.graphql.context import Info
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.command_result import CommandResult
 from api.graphql.sessions.errors import EXPECTED, as_problem
-from api.graphql.sessions.payloads import CommandPayload, RevocationPayload
+from api.graphql.sessions.payloads import RevocationPayload
 from api.graphql.sessions.revocation import TokenRevocation
 from api.sessions.access import now, secret_of
 from api.sessions.requests import RevokeTokens
+from services.campaign.shown import shown_result
 
 M = TypeVar("M", bound=BaseModel)
 Id = strawberry.ID
@@ -48,7 +52,7 @@ async def _send(
     actor: Callable[[M], str | None] = lambda _: None,
     what: str,
     reschedule: bool = False,
-) -> CommandPayload:
+) -> CampaignCommandPayload:
     """Validate `fields` as `model`, then run the command `build` makes, as the token allows."""
     conn = info.context["request"]
     try:
@@ -73,7 +77,7 @@ async def _send(
         return Problem(code=exc.code, message=exc.message, field="character")
     except EXPECTED as exc:
         return as_problem(exc)
-    return CommandResult.from_domain(result)
+    return shown_result(result)
 
 
 @strawberry.type
@@ -173,7 +177,7 @@ class CampaignMutation:
         runner: str,
         character: JSON,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         fields = _fields(runner=runner, character=character, command_id=command_id)
         return await _send(
             info, campaign_id, token, rq.AddRunner, fields, lambda b, _: b.to_domain(),
@@ -195,7 +199,7 @@ class CampaignMutation:
         visibility: str | None = None,
         to: list[str] | None = None,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         fields = _fields(
             runner=runner,
             expression=expression,
@@ -218,7 +222,7 @@ class CampaignMutation:
         runner: str,
         reason: str | None = None,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         fields = _fields(runner=runner, reason=reason, command_id=command_id)
         return await _send(
             info, campaign_id, token, rq.RemoveRunner, fields,
@@ -248,7 +252,7 @@ class CampaignMutation:
         cure_poison: bool = False,
         seen_version: Long | None = None,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         fields = _fields(
             runner=runner, activity=activity, downtime=downtime, target_runner=target_runner,
             target_injury=target_injury, cure_poison=cure_poison, seen_version=seen_version,
@@ -270,7 +274,7 @@ class CampaignMutation:
         run: str | None = None,
         session_id: str | None = None,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         fields = _fields(runners=runners, run=run, session_id=session_id, command_id=command_id)
         return await _send(
             info, campaign_id, token, rq.StartRun, fields, lambda b, _: b.to_domain(),
@@ -289,7 +293,7 @@ class CampaignMutation:
         run: str,
         results: JSON | None = None,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         fields = _fields(results=results, command_id=command_id)
         return await _send(
             info, campaign_id, token, rq.EndRun, fields, lambda b, _: b.to_domain(run),
@@ -302,7 +306,7 @@ class CampaignMutation:
     )
     async def adjust_campaign(
         self, info: Info, campaign_id: Id, token: str, adjustment: JSON
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         return await _send(
             info, campaign_id, token, rq.AdjustmentBody, adjustment,
             lambda b, _: b.root.to_domain(), what="adjust the campaign",
@@ -311,7 +315,7 @@ class CampaignMutation:
     @strawberry.mutation(description="GM: when downtimes pass from now on (and reschedule).")
     async def set_campaign_cadence(
         self, info: Info, campaign_id: Id, token: str, cadence: JSON, command_id: str | None = None
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         at = clock_now()
         fields = _fields(cadence=cadence, command_id=command_id)
         return await _send(
@@ -330,7 +334,7 @@ class CampaignMutation:
         through: Long | None = None,
         seen_version: Long | None = None,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         conn = info.context["request"]
         try:
             grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
@@ -341,7 +345,7 @@ class CampaignMutation:
             )
         except EXPECTED as exc:
             return as_problem(exc)
-        return CommandResult.from_domain(result)
+        return shown_result(result)
 
     @strawberry.mutation(description="GM: the campaign is over (it leaves the schedule).")
     async def end_campaign(
@@ -351,7 +355,7 @@ class CampaignMutation:
         token: str,
         reason: str | None = None,
         command_id: str | None = None,
-    ) -> CommandPayload:
+    ) -> CampaignCommandPayload:
         return await _send(
             info, campaign_id, token, rq.EndCampaign, _fields(reason=reason, command_id=command_id),
             lambda b, _: b.to_domain(), what="end the campaign", reschedule=True,

@@ -13,13 +13,13 @@ import strawberry
 from api.campaigns.access import CONNECTION, grant_of
 from api.campaigns.stream import follow
 from api.clients import authenticate_connection
-from api.graphql.campaigns.campaign_event import CampaignEvent
 from api.graphql.campaigns.payloads import CampaignEventPayload
 from api.graphql.context import Info, connection_param
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.sessions.tokens import InvalidToken
+from services.campaign.shown import shown_event
 
 START = Long(0)  # the beginning of a campaign: every event
 
@@ -52,6 +52,6 @@ class CampaignSubscription:
             return
         try:
             async for shown in follow(conn, grant, after):
-                yield CampaignEvent.from_domain(shown)
+                yield shown_event(shown)
         except InvalidToken as exc:  # revoked while open: say so, then complete
             yield as_problem(exc)

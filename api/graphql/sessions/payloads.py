@@ -1,19 +1,31 @@
-"""GraphQL: the session payload unions — each success type or the Problem that refused it."""
+"""GraphQL: the session payload unions — each success type or the Problem that refused it.
+
+Views, events and command results are generated from services/labyrinth/shown.py: an
+event is the interface `SessionEvent` (`version`, `type`), one `<Type>Event` per event
+type; a view is `LabyrinthView`, the table's (`LabyrinthTableView`) or the GM's.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, TypeAlias
+from typing import Annotated, Any, TypeAlias
 
 import strawberry
 
+from api.graphql.generate import output_type, union_of
 from api.graphql.problem import Problem
-from api.graphql.sessions.command_result import CommandResult
 from api.graphql.sessions.created_session import CreatedSession
-from api.graphql.sessions.event_page import SessionEventPage
 from api.graphql.sessions.revocation import TokenRevocation
-from api.graphql.sessions.session_event import SessionEvent
 from api.graphql.sessions.session_token import SessionToken
-from api.graphql.sessions.session_view import SessionView
+from services.labyrinth.shown import (
+    EVENT_MODELS,
+    CommandResult,
+    SessionEvent,
+    SessionEventPage,
+    SessionView,
+)
+
+SessionEventType: Any = output_type(SessionEvent)
+_EVENTS: Any = tuple(output_type(m) for m in EVENT_MODELS.values())
 
 CreateSessionPayload: TypeAlias = Annotated[
     CreatedSession | Problem, strawberry.union("CreateSessionPayload")
@@ -24,13 +36,15 @@ SessionTokenPayload: TypeAlias = Annotated[
 RevocationPayload: TypeAlias = Annotated[
     TokenRevocation | Problem, strawberry.union("RevocationPayload")
 ]
-CommandPayload: TypeAlias = Annotated[CommandResult | Problem, strawberry.union("CommandPayload")]
-SessionViewPayload: TypeAlias = Annotated[
-    SessionView | Problem, strawberry.union("SessionViewPayload")
+CommandPayload: TypeAlias = Annotated[  # type: ignore[valid-type]
+    output_type(CommandResult) | Problem, strawberry.union("CommandPayload")
 ]
-SessionEventsPayload: TypeAlias = Annotated[
-    SessionEventPage | Problem, strawberry.union("SessionEventsPayload")
+SessionViewPayload: TypeAlias = Annotated[  # type: ignore[valid-type]
+    output_type(SessionView) | Problem, strawberry.union("SessionViewPayload")
 ]
-SessionEventPayload: TypeAlias = Annotated[
-    SessionEvent | Problem, strawberry.union("SessionEventPayload")
+SessionEventsPayload: TypeAlias = Annotated[  # type: ignore[valid-type]
+    output_type(SessionEventPage) | Problem, strawberry.union("SessionEventsPayload")
 ]
+# One event live, or the Problem that ended the feed: every event type and Problem (a
+# union lists object types; select `... on SessionEvent { version type }` in it).
+SessionEventPayload: Any = union_of("SessionEventPayload", (*_EVENTS, Problem))

@@ -8,12 +8,12 @@ from pydantic import TypeAdapter
 from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
-from api.graphql.sessions.command_result import CommandResult
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.payloads import CommandPayload
 from api.sessions import usecases
 from api.sessions.access import grant_of, sessions_of
 from api.sessions.commands import CommandBody
+from services.labyrinth.shown import shown_result
 
 _COMMAND: TypeAdapter[CommandBody] = TypeAdapter(CommandBody)
 
@@ -38,4 +38,4 @@ async def send_fields(
         result = await run_in_threadpool(usecases.send, sessions_of(conn), grant, body.root)
     except EXPECTED as exc:
         return as_problem(exc)
-    return CommandResult.from_domain(result)
+    return shown_result(result, gm=grant.role == "gm")

@@ -18,10 +18,10 @@ from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.payloads import SessionEventPayload
-from api.graphql.sessions.session_event import SessionEvent
 from api.sessions.access import grant_of
 from api.sessions.stream import follow
 from api.sessions.tokens import InvalidToken
+from services.labyrinth.shown import shown_event
 
 START = Long(0)  # the beginning of a session: every event
 
@@ -46,6 +46,6 @@ class Subscription:
             return
         try:
             async for shown in follow(conn, grant, after):
-                yield SessionEvent.from_domain(shown)
+                yield shown_event(shown)
         except InvalidToken as exc:  # revoked while open: say so, then complete
             yield as_problem(exc)
