@@ -56,3 +56,17 @@ class Shown(BaseModel):
     error, so a field the redaction adds must be declared here first)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def type_const(schema: dict[str, Any], model: type[BaseModel]) -> None:
+    """JSON Schema of an event as shown: its `type` is the model's name (a constant), so
+    a list of events is a `oneOf` whose members exclude each other."""
+    properties = schema.get("properties", {})
+    if "type" in properties and "graphql_interface" not in model.__dict__:
+        properties["type"] = {**properties["type"], "const": model.__name__}
+
+
+def event_type(value: Any) -> str | None:
+    """The `type` of an event as shown, a dict or a model (a union's discriminator)."""
+    found = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    return found if isinstance(found, str) else None

@@ -68,7 +68,10 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         return JSON | None if tp is Any or _admits_none(tp) else JSON
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(members) > 1 and not is_input and all(_is_model(m) for m in members):
+        shared = _shared_interface([_bare(m) for m in members])
+        if len(members) > 1 and not is_input and shared is not None:
+            inner = output_type(shared)
+        elif len(members) > 1 and not is_input and all(_is_model(m) for m in members):
             inner = _union(members, meta, where)
         elif len(members) == 1:
             inner = convert(members[0], meta, where, is_input)
@@ -98,6 +101,21 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
 
 def _is_model(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _bare(tp: Any) -> Any:
+    """`X` of `Annotated[X, ...]` (a tagged union member)."""
+    return typing.get_args(tp)[0] if typing.get_origin(tp) is typing.Annotated else tp
+
+
+def _shared_interface(members: list[Any]) -> type[BaseModel] | None:
+    """The interface model every member implements (a list of events: the interface)."""
+    if not members or not all(_is_model(m) for m in members):
+        return None
+    for base in members[0].__mro__[1:]:
+        if _is_model(base) and _is_interface(base) and all(issubclass(m, base) for m in members):
+            return base  # type: ignore[no-any-return]
+    return None
 
 
 def union_of(name: str, members: tuple[Any, ...]) -> Any:

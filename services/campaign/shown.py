@@ -8,14 +8,14 @@ an avoidance roll's DC and band) is None for a player or a spectator.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import SerializeAsAny
+from pydantic import ConfigDict, Discriminator, Tag
 
 from services.campaign.events import EVENTS
 from services.dice.shown import RolledDie
 from services.labyrinth.shown import TableRole
-from services.markers import Identifier, LongInt, Named, Shown
+from services.markers import Identifier, LongInt, Named, Shown, event_type, type_const
 
 Effect = Annotated[
     Literal["hunger", "thirst", "poison", "fear", "exhaustion", "tunnel_vision", "contentment"],
@@ -272,6 +272,7 @@ class CampaignEvent(Shown):
     # GraphQL: the interface `CampaignEvent`; each event type `<Type>Event` implements it.
     graphql_interface: ClassVar[bool] = True
     graphql_suffix: ClassVar[str] = "Event"
+    model_config = ConfigDict(json_schema_extra=type_const)
 
     version: LongInt
     type: str
@@ -425,7 +426,16 @@ class CampaignStateView(Shown):
     next_due_at: float | None
 
 
-Events = list[SerializeAsAny[CampaignEvent]]
+# One of the event models, told apart by `type` (JSON Schema: a `oneOf`; GraphQL: the
+# interface they implement).
+if TYPE_CHECKING:
+    AnyEvent = CampaignEvent
+else:
+    AnyEvent = Annotated[
+        Union[tuple(Annotated[m, Tag(m.__name__)] for m in EVENT_MODELS.values())],  # noqa: UP007
+        Discriminator(event_type),
+    ]
+Events = list[AnyEvent]
 
 
 class CampaignView(Shown):

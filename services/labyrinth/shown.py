@@ -11,13 +11,13 @@ the maze's definition; slot ids are null for spectators).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import SerializeAsAny
+from pydantic import ConfigDict, Discriminator, Tag
 
 from services.dice.shown import RolledDie
 from services.labyrinth.events import EVENTS
-from services.markers import FreeForm, Identifier, LongInt, Named, Shown
+from services.markers import FreeForm, Identifier, LongInt, Named, Shown, event_type, type_const
 
 CardKind = Annotated[Literal["right_path", "dead_end", "monster", "trap"], Named("CardKind")]
 ActionName = Annotated[
@@ -147,6 +147,7 @@ class SessionEvent(Shown):
     # GraphQL: the interface `SessionEvent`; each event type `<Type>Event` implements it.
     graphql_interface: ClassVar[bool] = True
     graphql_suffix: ClassVar[str] = "Event"
+    model_config = ConfigDict(json_schema_extra=type_const)
 
     version: LongInt
     type: str
@@ -551,7 +552,16 @@ def shown_view(view: dict[str, Any], gm: bool) -> LabyrinthTableView | Labyrinth
 
 LabyrinthView = Annotated[LabyrinthTableView | LabyrinthGmView, Named("LabyrinthView")]
 TableRole = Annotated[Literal["gm", "player", "spectator"], Named("TableRole")]
-Events = list[SerializeAsAny[SessionEvent]]
+# One of the event models, told apart by `type` (JSON Schema: a `oneOf`; GraphQL: the
+# interface they implement).
+if TYPE_CHECKING:
+    AnyEvent = SessionEvent
+else:
+    AnyEvent = Annotated[
+        Union[tuple(Annotated[m, Tag(m.__name__)] for m in EVENT_MODELS.values())],  # noqa: UP007
+        Discriminator(event_type),
+    ]
+Events = list[AnyEvent]
 
 
 class SessionView(Shown):
