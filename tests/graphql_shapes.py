@@ -11,6 +11,7 @@ from typing import Any
 
 from graphql import (
     GraphQLEnumType,
+    GraphQLInputObjectType,
     GraphQLInterfaceType,
     GraphQLList,
     GraphQLNamedType,
@@ -114,3 +115,39 @@ def without_nulls(value: Any) -> Any:
     if isinstance(value, list):
         return [without_nulls(v) for v in value]
     return value
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def as_input(value: Any, type_name: str) -> Any:
+    """A REST body (snake_case, enum values) as the GraphQL input `type_name` takes it."""
+    return _write(value, _graphql().type_map[type_name])
+
+
+def _write(value: Any, tp: GraphQLType) -> Any:
+    if value is None:
+        return None
+    if isinstance(tp, GraphQLNonNull):
+        return _write(value, tp.of_type)
+    if isinstance(tp, GraphQLList):
+        return [_write(v, tp.of_type) for v in value]
+    if isinstance(tp, GraphQLEnumType):
+        return next(
+            name
+            for name, member in tp.values.items()
+            if getattr(member.value, "value", member.value) == value
+        )
+    if isinstance(tp, GraphQLInputObjectType):
+        return {_camel(k): _write(v, tp.fields[_camel(k)].type) for k, v in value.items()}
+    return value
+
+
+def command_input(command: dict[str, Any]) -> dict[str, Any]:
+    """A REST session command (`{"type": "FlipCard", ...}`) as `SessionCommandInput`."""
+    fields = {k: v for k, v in command.items() if k not in ("type", "seen_version", "command_id")}
+    key = _camel(re.sub(r"(?<!^)(?=[A-Z])", "_", command["type"]).lower())
+    field = getattr(_graphql().type_map["SessionCommandInput"], "fields")[key]  # noqa: B009
+    return {key: True if _named(field.type).name == "Boolean" else _write(fields, field.type)}

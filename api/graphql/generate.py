@@ -90,6 +90,8 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         return list[_entry(typing.get_args(tp)[1], where)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return input_type(tp) if is_input else output_type(tp)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return _enum_class(tp, meta)
     if tp is int:
         return Long if LONG in meta else int
     if tp is str and IDENTIFIER in meta:
@@ -97,6 +99,16 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     if tp in _PLAIN:
         return tp
     raise TypeError(f"{where}: no GraphQL type for {tp!r} (mark free-form fields FreeForm)")
+
+
+def _enum_class(tp: type[enum.Enum], meta: list[Any]) -> Any:
+    """A Python enum as the GraphQL enum of the same values (a `Literal` of them declared
+    elsewhere, by its name), else named by `Named` or the class."""
+    values = tuple(str(member.value) for member in tp)
+    named = [m.name for m in meta if isinstance(m, Named)]
+    if not named:
+        named = [name for name, (_, known) in _ENUMS.items() if known == values] or [tp.__name__]
+    return _enum(named[0], values)
 
 
 def _is_model(tp: Any) -> bool:
@@ -258,8 +270,9 @@ def _is_map(tp: Any) -> bool:
     return len(members) == 1 and typing.get_origin(members[0]) is dict
 
 
-def input_type(model: type[BaseModel]) -> Any:
-    """The GraphQL input type of a nested request model, `<Model>Input` (built once)."""
+def input_type(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> Any:
+    """The GraphQL input type of a nested request model, `<Model>Input` (built once);
+    `skip` leaves fields out (a command's `type`, given by the field that holds it)."""
     found = _INPUTS.get(model)
     if found is not None:
         return found
@@ -268,12 +281,29 @@ def input_type(model: type[BaseModel]) -> Any:
     _INPUTS[model] = cls
     annotations = {}
     for name, info in model.model_fields.items():
+        if name in skip:
+            continue
         annotations[name], default = _slot(info, f"{model.__name__}Input.{name}")
         if default is not _REQUIRED:
             setattr(cls, name, default)
     cls.__annotations__ = annotations
     name = f"{model.__name__}Input"
     return strawberry.input(cls, name=name, description=_description(model))
+
+
+def one_of_input(name: str, models: dict[str, type[BaseModel]], skip: frozenset[str]) -> Any:
+    """A `@oneOf` input: one field per model (`flip_card: FlipCardInput`), exactly one of
+    which a caller gives (a tagged union as GraphQL spells it); a model with no field
+    left is a Boolean (`true`)."""
+    cls: Any = type(name, (), {"__module__": __name__})
+    cls.__annotations__ = {
+        # A model with no field left is chosen by `true` (`rollInitiative: true`).
+        key: (input_type(m, skip) if set(m.model_fields) - skip else bool) | None
+        for key, m in models.items()
+    }
+    for key in models:
+        setattr(cls, key, UNSET)
+    return strawberry.input(cls, name=name, one_of=True)
 
 
 def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:

@@ -126,11 +126,12 @@ def test_a_message_over_the_body_limit_closes_the_socket_with_1009(server: Serve
 
 
 def test_json_nested_a_few_levels_is_fine(http: httpx.Client) -> None:
-    variables = {"v": {"type": "FlipCard", "deep": json.loads("[" * 20 + "]" * 20)}}
-    query = """mutation($v: JSON!) { sendCommand(sessionId: "x", token: "y", command: $v) {
-        __typename } }"""
+    # A maze definition is the free-form JSON argument (sendCommand's command is typed).
+    variables = {"v": {"name": "Deep", "deep": json.loads("[" * 20 + "]" * 20)}}
+    query = """mutation($v: JSON) { createSession(party: [{id: "a", name: "A"}],
+        definition: $v) { __typename } }"""
     response = http.post("/graphql", json={"query": query, "variables": variables})
-    assert response.json() == {"data": {"sendCommand": {"__typename": "Problem"}}}
+    assert response.json() == {"data": {"createSession": {"__typename": "Problem"}}}
 
 
 def _ws(server: Server) -> ClientConnection:

@@ -14,7 +14,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
-from tests.graphql_shapes import as_rest, fragments, spread, without_nulls
+from tests.graphql_shapes import as_rest, command_input, fragments, spread, without_nulls
 
 pytestmark = pytest.mark.e2e
 
@@ -266,7 +266,7 @@ def test_graphql_versions_are_long_so_a_far_future_version_is_a_conflict(
     table = Table(client)
     beyond_int = 2**40  # beyond GraphQL's 32-bit Int: refused as an argument before
     queries = {
-        "sendCommand": """mutation($id: ID!, $t: String!, $v: Long, $c: JSON!) {
+        "sendCommand": """mutation($id: ID!, $t: String!, $v: Long, $c: SessionCommandInput!) {
           sendCommand(sessionId: $id, token: $t, command: $c, seenVersion: $v) {
             __typename ... on Problem { code } } }""",
         "overrideMember": """mutation($id: ID!, $t: String!, $v: Long) {
@@ -276,7 +276,7 @@ def test_graphql_versions_are_long_so_a_far_future_version_is_a_conflict(
     for name, query in queries.items():
         variables = {"id": table.id, "t": table.gm, "v": beyond_int}
         if name == "sendCommand":
-            variables["c"] = policy(table.state())
+            variables["c"] = command_input(policy(table.state()))
         response = client.post("/graphql", json={"query": query, "variables": variables})
         body = response.json()
         assert "errors" not in body, body
@@ -407,12 +407,13 @@ def test_sessions_are_played_over_graphql_with_problems_as_results(client: httpx
     )["session"]
     command = policy(as_rest(looked["view"], "LabyrinthGmView"))
     sent = gql(
-        """mutation($id: ID!, $t: String!, $c: JSON!, $v: Long) { sendCommand(sessionId: $id,
+        """mutation($id: ID!, $t: String!, $c: SessionCommandInput!, $v: Long) {
+          sendCommand(sessionId: $id,
           token: $t, command: $c, seenVersion: $v) {
           ... on CommandResult { version events { version type } } ... on Problem { code } } }""",
         id=sid,
         t=gm,
-        c=command,
+        c=command_input(command),
         v=looked["version"],
     )["sendCommand"]
     assert sent["version"] > looked["version"] and sent["events"]

@@ -31,14 +31,14 @@ from tests.e2e.test_sessions_api import (
     policy,
     revealed_labels,
 )
-from tests.graphql_shapes import as_rest, fragments, spread, without_nulls
+from tests.graphql_shapes import as_rest, command_input, fragments, spread, without_nulls
 
 pytestmark = pytest.mark.e2e
 
 SEED = "daedalus-table-1"
 MAX_STEPS = 600
 GRAPHQL_PLAYERS = {"p2"}  # the others play over REST
-SEND_COMMAND = f"""mutation($id: ID!, $t: String!, $c: JSON!) {{
+SEND_COMMAND = f"""mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {{
   sendCommand(sessionId: $id, token: $t, command: $c) {{
     __typename
     ... on CommandResult {{
@@ -168,7 +168,8 @@ def _connect(ws_url: str) -> ClientConnection:
 def _send(seat: Seat, session_id: str, member: str, command: dict[str, Any]) -> int:
     """Send `command` from `seat` (REST or GraphQL by member); the version it reached."""
     if member in GRAPHQL_PLAYERS:
-        result = seat.graphql(SEND_COMMAND, id=session_id, t=seat.token, c=command)["sendCommand"]
+        c = command_input(command)
+        result = seat.graphql(SEND_COMMAND, id=session_id, t=seat.token, c=c)["sendCommand"]
         assert result["__typename"] == "CommandResult", result
         assert not result["duplicate"]
         return int(result["version"])

@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.graphql.context import Info
+from api.graphql.generate import FREE_FORM_FIELDS
 from api.graphql.scalars import Long
 from api.graphql.sessions.created_session import CreatedSession
 from api.graphql.sessions.errors import EXPECTED, as_problem
@@ -24,11 +25,14 @@ from api.graphql.sessions.payloads import (
     SessionTokenPayload,
 )
 from api.graphql.sessions.revocation import TokenRevocation
-from api.graphql.sessions.sending import send_fields
+from api.graphql.sessions.sending import SessionCommandInput, command_fields, send_fields
 from api.graphql.sessions.session_token import SessionToken
 from api.sessions import usecases
 from api.sessions.access import grant_of, now, secret_of, sessions_of
 from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
+
+# A maze definition is a content pack: the documented free-form argument (docs/API.md).
+FREE_FORM_FIELDS.add("Mutation.createSession(definition)")
 
 
 @strawberry.type
@@ -122,16 +126,17 @@ class SessionMutation(GmOverrideMutation):
         return TokenRevocation.from_domain(result)
 
     @strawberry.mutation(
-        description="Send a command ({type: FlipCard, player, card, ...}) as the token allows."
+        description="Send one command as the token allows: `command` gives exactly one "
+        "field, named for the command's type (`{flipCard: {player, card}}`)."
     )
     async def send_command(
         self,
         info: Info,
         session_id: strawberry.ID,
         token: str,
-        command: JSON,
+        command: SessionCommandInput,
         seen_version: SeenVersion = None,
         command_id: str | None = None,
     ) -> CommandPayload:
-        fields = dict(command) if isinstance(command, dict) else {"type": command}
+        fields = command_fields(command)
         return await send_fields(info, str(session_id), token, fields, seen_version, command_id)

@@ -1,21 +1,49 @@
-"""GraphQL: sending one session command, given as the REST body's fields."""
+"""GraphQL: sending one session command, given as the REST body's fields.
+
+`sendCommand(command:)` takes `SessionCommandInput`, a `@oneOf` input with one field per
+command type (`flipCard: {player card}`, `takeAction: {player action cards target}`,
+…): the field given names the REST body's `type`, its fields are the body's others.
+"""
 
 from __future__ import annotations
 
+import re
+import typing
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
+from api.graphql.generate import one_of_input, plain
 from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.payloads import CommandPayload
 from api.sessions import usecases
 from api.sessions.access import grant_of, sessions_of
-from api.sessions.commands import CommandBody
+from api.sessions.commands import CommandBody, SessionCommand
 from services.labyrinth.shown import shown_result
 
 _COMMAND: TypeAdapter[CommandBody] = TypeAdapter(CommandBody)
+
+
+def _type_of(model: type[BaseModel]) -> str:
+    tag: str = typing.get_args(model.model_fields["type"].annotation)[0]
+    return tag
+
+
+_MODELS: dict[str, type[BaseModel]] = {
+    re.sub(r"(?<!^)(?=[A-Z])", "_", _type_of(model)).lower(): model
+    for model in typing.get_args(typing.get_args(SessionCommand)[0])
+}
+SessionCommandInput: Any = one_of_input(
+    "SessionCommandInput", _MODELS, frozenset({"type", "seen_version", "command_id"})
+)
+
+
+def command_fields(command: Any) -> dict[str, Any]:
+    """The REST body's fields of a `SessionCommandInput` (its one field given)."""
+    ((key, fields),) = plain(command).items()
+    return {**(fields if isinstance(fields, dict) else {}), "type": _type_of(_MODELS[key])}
 
 
 async def send_fields(
