@@ -29,7 +29,7 @@ GM_SCREEN = "https://gm.example.com"  # configured with DAEDALUS_CORS_ORIGINS
 STRANGER = "https://evil.example.com"
 PARTY = [{"id": "p1", "name": "Ash"}, {"id": "p2", "name": "Bryn"}]
 BURST = 20
-SUBSCRIBE_SESSION = """subscription($id: ID!) { sessionEvents(sessionId: $id) {
+SUBSCRIBE_SESSION = """subscription($id: ID!) { sessionEvents(id: $id) {
   __typename ... on SessionEvent { version } ... on Problem { code } } }"""
 
 

@@ -33,7 +33,7 @@ SHEETS = {
 # A clearing with nothing to eat, where staying fed is out of reach (DC 60 at 0 supplies).
 STARVING = {"name": "Dry Glade", "supplies": 0, "rules": {"avoid_step": 1}}
 SUBSCRIPTION = f"""subscription($id: ID!, $after: Long!, $token: String) {{
-  campaignEvents(campaignId: $id, after: $after, token: $token) {{
+  campaignEvents(id: $id, after: $after, token: $token) {{
     {spread("CampaignEventPayload")}
   }}
 }}
@@ -437,34 +437,34 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
     for runner in ("r1", "r2"):
         added = gql(
             """mutation($id: ID!, $t: String!, $r: String!, $c: JSON!) {
-              addCampaignRunner(campaignId: $id, token: $t, runner: $r, character: $c) {
+              addCampaignRunner(id: $id, token: $t, runner: $r, character: $c) {
               __typename ... on CampaignCommandResult { version } ... on Problem { code } } }""",
             id=cid, t=gm, r=runner, c=SHEETS[runner],
         )["addCampaignRunner"]  # fmt: skip
         assert added["__typename"] == "CampaignCommandResult", added
     r1 = gql(
-        """mutation($id: ID!, $t: String!) { issueCampaignToken(campaignId: $id, token: $t,
+        """mutation($id: ID!, $t: String!) { issueCampaignToken(id: $id, token: $t,
           role: "player", runner: "r1") { ... on CampaignToken { token runner } } }""",
         id=cid,
         t=gm,
     )["issueCampaignToken"]
     assert r1["runner"] == "r1"
     choose = """mutation($id: ID!, $t: String!, $r: String!) { chooseCampaignActivity(
-      campaignId: $id, token: $t, runner: $r, activity: "gather") {
+      id: $id, token: $t, runner: $r, activity: "gather") {
       __typename ... on CampaignCommandResult { events { type } } ... on Problem { code } } }"""
     mine = gql(choose, id=cid, t=r1["token"], r="r1")["chooseCampaignActivity"]
     assert mine["events"][0]["type"] == "ActivityChosen"
     theirs = gql(choose, id=cid, t=r1["token"], r="r2")["chooseCampaignActivity"]
     assert theirs == {"__typename": "Problem", "code": "forbidden"}
     refused = gql(
-        """mutation($id: ID!, $t: String!) { advanceCampaign(campaignId: $id, token: $t) {
+        """mutation($id: ID!, $t: String!) { advanceCampaign(id: $id, token: $t) {
           ... on Problem { code } } }""",
         id=cid,
         t=r1["token"],
     )["advanceCampaign"]
     assert refused == {"code": "forbidden"}
     advanced = gql(
-        """mutation($id: ID!, $t: String!) { advanceCampaign(campaignId: $id, token: $t,
+        """mutation($id: ID!, $t: String!) { advanceCampaign(id: $id, token: $t,
           through: 2) { ... on CampaignCommandResult { version
           events { ... on DowntimePassedEvent { index } } } } }""",
         id=cid,
@@ -490,7 +490,7 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
     assert ticks["ticks"][0]["index"] == 0 and ticks["nextAfter"]
     assert not supplies_numbers([as_rest(t, "DowntimePassedEvent") for t in ticks["ticks"]])
     bad = gql(
-        """mutation($id: ID!, $t: String!) { setCampaignCadence(campaignId: $id, token: $t,
+        """mutation($id: ID!, $t: String!) { setCampaignCadence(id: $id, token: $t,
           cadence: {kind: "interval", every_seconds: 0}) { ... on Problem { code field } } }""",
         id=cid,
         t=gm,
@@ -661,7 +661,7 @@ def test_a_runner_sheet_is_checked_as_the_maze_api_checks_it(
         "/graphql",
         json={
             "query": """mutation($id: ID!, $t: String!, $c: JSON!) {
-              addCampaignRunner(campaignId: $id, token: $t, runner: "r1", character: $c) {
+              addCampaignRunner(id: $id, token: $t, runner: "r1", character: $c) {
               __typename ... on Problem { code message field } } }""",
             "variables": {"id": campaign.id, "t": campaign.gm, "c": sheet},
         },
@@ -711,7 +711,7 @@ def test_graphql_versions_and_counts_past_32_bits_get_the_apis_own_refusals(
     assert (created["code"], created["field"]) == ("invalid_request", "supplies")
     campaign = Campaign(client)
     campaign.add("r1")
-    ids = f'campaignId: "{campaign.id}", token: "{campaign.gm}"'
+    ids = f'id: "{campaign.id}", token: "{campaign.gm}"'
     cases = {
         f"advanceCampaign({ids}, through: {big})": ("invalid_request", "through"),
         f'chooseCampaignActivity({ids}, runner: "r1", activity: "rest", downtime: {big})': (

@@ -196,7 +196,7 @@ def test_a_subscription_that_does_not_parse_closes_with_4400_and_logs_nothing(
     server: Server,
 ) -> None:
     token = "v1." + "p" * 40 + "." + "m" * 40  # shaped like a role token
-    query = f'subscription {{ sessionEvents(sessionId: "{"s" * 60}", token: "{token}" {{ x }}'
+    query = f'subscription {{ sessionEvents(id: "{"s" * 60}", token: "{token}" {{ x }}'
     with _ws(server) as ws:
         ws.send('{"type": "connection_init"}')
         assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"

@@ -113,7 +113,7 @@ def test_a_subscription_acts_for_the_key_in_its_connection_init(prod: Production
     with prod.client("acme") as acme:
         created = create_session(acme)
     ws_url = prod.url.replace("http", "ws", 1) + "/graphql"
-    query = """subscription($id: ID!) { sessionEvents(sessionId: $id) {
+    query = """subscription($id: ID!) { sessionEvents(id: $id) {
       __typename ... on SessionEvent { version } ... on Problem { code } } }"""
     seen = {}
     for name in ("acme", "globex"):

@@ -25,7 +25,7 @@ PARTY = [
 ]
 LABEL = re.compile(r"(?:10|[2-9AJQK])[♠♥♣♦]")
 SUBSCRIPTION = f"""subscription($id: ID!, $after: Long!, $token: String) {{
-  sessionEvents(sessionId: $id, after: $after, token: $token) {{
+  sessionEvents(id: $id, after: $after, token: $token) {{
     {spread("SessionEventPayload")}
   }}
 }}
@@ -267,10 +267,10 @@ def test_graphql_versions_are_long_so_a_far_future_version_is_a_conflict(
     beyond_int = 2**40  # beyond GraphQL's 32-bit Int: refused as an argument before
     queries = {
         "sendCommand": """mutation($id: ID!, $t: String!, $v: Long, $c: SessionCommandInput!) {
-          sendCommand(sessionId: $id, token: $t, command: $c, seenVersion: $v) {
+          sendCommand(id: $id, token: $t, command: $c, seenVersion: $v) {
             __typename ... on Problem { code } } }""",
         "overrideMember": """mutation($id: ID!, $t: String!, $v: Long) {
-          overrideMember(sessionId: $id, token: $t, member: "p1", reason: "nap",
+          overrideMember(id: $id, token: $t, member: "p1", reason: "nap",
             asleepTurns: 1, seenVersion: $v) { __typename ... on Problem { code } } }""",
     }
     for name, query in queries.items():
@@ -390,7 +390,7 @@ def test_sessions_are_played_over_graphql_with_problems_as_results(client: httpx
     )["createSession"]
     sid, gm = created["sessionId"], created["gmToken"]
     issued = gql(
-        """mutation($id: ID!, $t: String!) { issueSessionToken(sessionId: $id, token: $t,
+        """mutation($id: ID!, $t: String!) { issueSessionToken(id: $id, token: $t,
           role: "player", member: "p1") { ... on SessionToken { token member } } }""",
         id=sid,
         t=gm,
@@ -408,7 +408,7 @@ def test_sessions_are_played_over_graphql_with_problems_as_results(client: httpx
     command = policy(as_rest(looked["view"], "LabyrinthGmView"))
     sent = gql(
         """mutation($id: ID!, $t: String!, $c: SessionCommandInput!, $v: Long) {
-          sendCommand(sessionId: $id,
+          sendCommand(id: $id,
           token: $t, command: $c, seenVersion: $v) {
           ... on CommandResult { version events { version type } } ... on Problem { code } } }""",
         id=sid,

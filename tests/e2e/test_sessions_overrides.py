@@ -163,11 +163,11 @@ def test_bad_overrides_are_refused_with_stable_codes(client: httpx.Client) -> No
 
 
 GQL_TURN = """mutation($id: ID!, $t: String!, $r: String!, $next: String) {
-  overrideTurn(sessionId: $id, token: $t, reason: $r, nextPlayer: $next) {
+  overrideTurn(id: $id, token: $t, reason: $r, nextPlayer: $next) {
     __typename ... on CommandResult { version events { version type }
       view { ... on LabyrinthGmView { active } } } ... on Problem { code message } } }"""
 GQL_MOVE = """mutation($id: ID!, $t: String!, $c: String!, $to: String!, $r: String!) {
-  moveRiverCard(sessionId: $id, token: $t, card: $c, to: $to, reason: $r, refill: true) {
+  moveRiverCard(id: $id, token: $t, card: $c, to: $to, reason: $r, refill: true) {
     __typename ... on CommandResult { version events { version type } }
     ... on Problem { code field } } }"""
 

@@ -39,7 +39,7 @@ SEED = "daedalus-table-1"
 MAX_STEPS = 600
 GRAPHQL_PLAYERS = {"p2"}  # the others play over REST
 SEND_COMMAND = f"""mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {{
-  sendCommand(sessionId: $id, token: $t, command: $c) {{
+  sendCommand(id: $id, token: $t, command: $c) {{
     __typename
     ... on CommandResult {{
       version duplicate events {{ {spread("SessionEvent")} }} view {{ ...LabyrinthTableViewFields }}

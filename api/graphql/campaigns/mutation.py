@@ -43,7 +43,7 @@ def _fields(**given: Any) -> dict[str, Any]:
 
 async def _send(
     info: Info,
-    campaign_id: Id,
+    id: Id,
     token: str,
     model: type[M],
     fields: Any,
@@ -56,7 +56,7 @@ async def _send(
     """Validate `fields` as `model`, then run the command `build` makes, as the token allows."""
     conn = info.context["request"]
     try:
-        grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
+        grant = await grant_of(conn, str(id), token, ARGUMENT)
         body = model.model_validate(fields)
         # A tagged union's body (the adjustment) carries the command fields on its root.
         inner = getattr(body, "root", body)
@@ -123,7 +123,7 @@ class CampaignMutation:
     async def issue_campaign_token(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         role: str,
         runner: str | None = None,
@@ -131,7 +131,7 @@ class CampaignMutation:
     ) -> CampaignTokenPayload:
         conn = info.context["request"]
         try:
-            grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
+            grant = await grant_of(conn, str(id), token, ARGUMENT)
             request = rq.IssueCampaignToken.model_validate(
                 _fields(role=role, runner=runner, ttl_seconds=ttl_seconds)
             )
@@ -149,7 +149,7 @@ class CampaignMutation:
     async def revoke_campaign_tokens(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         token_id: str | None = None,
         runner: str | None = None,
@@ -157,7 +157,7 @@ class CampaignMutation:
     ) -> RevocationPayload:
         conn = info.context["request"]
         try:
-            grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
+            grant = await grant_of(conn, str(id), token, ARGUMENT)
             request = RevokeTokens.model_validate(
                 {"token_id": token_id, "member": runner, "role": role}
             )
@@ -172,7 +172,7 @@ class CampaignMutation:
     async def add_campaign_runner(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         runner: str,
         character: JSON,
@@ -180,7 +180,7 @@ class CampaignMutation:
     ) -> CampaignCommandPayload:
         fields = _fields(runner=runner, character=character, command_id=command_id)
         return await _send(
-            info, campaign_id, token, rq.AddRunner, fields, lambda b, _: b.to_domain(),
+            info, id, token, rq.AddRunner, fields, lambda b, _: b.to_domain(),
             what="add runners",
         )  # fmt: skip
 
@@ -191,7 +191,7 @@ class CampaignMutation:
     async def roll_campaign_dice(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         expression: str,
         runner: str | None = None,
@@ -209,7 +209,7 @@ class CampaignMutation:
             command_id=command_id,
         )
         return await _send(
-            info, campaign_id, token, rq.RollDice, fields, lambda b, _: b.to_domain(),
+            info, id, token, rq.RollDice, fields, lambda b, _: b.to_domain(),
             actor=lambda b: b.runner, what="roll as the GM",
         )  # fmt: skip
 
@@ -217,7 +217,7 @@ class CampaignMutation:
     async def remove_campaign_runner(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         runner: str,
         reason: str | None = None,
@@ -225,7 +225,7 @@ class CampaignMutation:
     ) -> CampaignCommandPayload:
         fields = _fields(runner=runner, reason=reason, command_id=command_id)
         return await _send(
-            info, campaign_id, token, rq.RemoveRunner, fields,
+            info, id, token, rq.RemoveRunner, fields,
             lambda b, _: b.to_domain(), what="remove runners",
         )  # fmt: skip
 
@@ -236,7 +236,7 @@ class CampaignMutation:
     async def choose_campaign_activity(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         runner: str,
         activity: str,
@@ -259,7 +259,7 @@ class CampaignMutation:
             command_id=command_id,
         )  # fmt: skip
         return await _send(
-            info, campaign_id, token, rq.ChooseActivity, fields,
+            info, id, token, rq.ChooseActivity, fields,
             lambda b, state: b.to_domain(state.downtime), actor=lambda b: b.runner,
             what="choose for another runner",
         )  # fmt: skip
@@ -268,7 +268,7 @@ class CampaignMutation:
     async def start_campaign_run(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         runners: list[str],
         run: str | None = None,
@@ -277,7 +277,7 @@ class CampaignMutation:
     ) -> CampaignCommandPayload:
         fields = _fields(runners=runners, run=run, session_id=session_id, command_id=command_id)
         return await _send(
-            info, campaign_id, token, rq.StartRun, fields, lambda b, _: b.to_domain(),
+            info, id, token, rq.StartRun, fields, lambda b, _: b.to_domain(),
             what="start runs",
         )  # fmt: skip
 
@@ -288,7 +288,7 @@ class CampaignMutation:
     async def end_campaign_run(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         run: str,
         results: JSON | None = None,
@@ -296,7 +296,7 @@ class CampaignMutation:
     ) -> CampaignCommandPayload:
         fields = _fields(results=results, command_id=command_id)
         return await _send(
-            info, campaign_id, token, rq.EndRun, fields, lambda b, _: b.to_domain(run),
+            info, id, token, rq.EndRun, fields, lambda b, _: b.to_domain(run),
             what="end runs",
         )  # fmt: skip
 
@@ -305,21 +305,21 @@ class CampaignMutation:
         "runner, effect, present} or {type: injury, runner, injury}."
     )
     async def adjust_campaign(
-        self, info: Info, campaign_id: Id, token: str, adjustment: JSON
+        self, info: Info, id: Id, token: str, adjustment: JSON
     ) -> CampaignCommandPayload:
         return await _send(
-            info, campaign_id, token, rq.AdjustmentBody, adjustment,
+            info, id, token, rq.AdjustmentBody, adjustment,
             lambda b, _: b.root.to_domain(), what="adjust the campaign",
         )  # fmt: skip
 
     @strawberry.mutation(description="GM: when downtimes pass from now on (and reschedule).")
     async def set_campaign_cadence(
-        self, info: Info, campaign_id: Id, token: str, cadence: JSON, command_id: str | None = None
+        self, info: Info, id: Id, token: str, cadence: JSON, command_id: str | None = None
     ) -> CampaignCommandPayload:
         at = clock_now()
         fields = _fields(cadence=cadence, command_id=command_id)
         return await _send(
-            info, campaign_id, token, rq.SetCadence, fields,
+            info, id, token, rq.SetCadence, fields,
             lambda b, _: b.to_domain(at), what="set the cadence", reschedule=True,
         )  # fmt: skip
 
@@ -329,7 +329,7 @@ class CampaignMutation:
     async def advance_campaign(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         through: Long | None = None,
         seen_version: Long | None = None,
@@ -337,7 +337,7 @@ class CampaignMutation:
     ) -> CampaignCommandPayload:
         conn = info.context["request"]
         try:
-            grant = await grant_of(conn, str(campaign_id), token, ARGUMENT)
+            grant = await grant_of(conn, str(id), token, ARGUMENT)
             fields = _fields(through=through, seen_version=seen_version, command_id=command_id)
             request = rq.Advance.model_validate(fields)
             result = await run_in_threadpool(
@@ -351,12 +351,12 @@ class CampaignMutation:
     async def end_campaign(
         self,
         info: Info,
-        campaign_id: Id,
+        id: Id,
         token: str,
         reason: str | None = None,
         command_id: str | None = None,
     ) -> CampaignCommandPayload:
         return await _send(
-            info, campaign_id, token, rq.EndCampaign, _fields(reason=reason, command_id=command_id),
+            info, id, token, rq.EndCampaign, _fields(reason=reason, command_id=command_id),
             lambda b, _: b.to_domain(), what="end the campaign", reschedule=True,
         )  # fmt: skip

@@ -34,7 +34,7 @@ class CampaignSubscription:
     async def campaign_events(
         self,
         info: Info,
-        campaign_id: strawberry.ID,
+        id: strawberry.ID,
         token: str | None = None,
         after: Long = START,
     ) -> AsyncGenerator[CampaignEventPayload, None]:
@@ -45,7 +45,7 @@ class CampaignSubscription:
         try:
             authenticate_connection(conn, connection_param(info, "api_key"))
             grant = await grant_of(
-                conn, str(campaign_id), token or connection_param(info, "token"), CONNECTION
+                conn, str(id), token or connection_param(info, "token"), CONNECTION
             )
         except EXPECTED as exc:
             yield as_problem(exc)

@@ -79,7 +79,7 @@ class SessionMutation(GmOverrideMutation):
     async def issue_session_token(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         role: str,
         member: str | None = None,
@@ -87,7 +87,7 @@ class SessionMutation(GmOverrideMutation):
     ) -> SessionTokenPayload:
         conn = info.context["request"]
         try:
-            grant = await grant_of(conn, str(session_id), token)
+            grant = await grant_of(conn, str(id), token)
             fields: dict[str, Any] = {"role": role, "member": member}
             if ttl_seconds is not None:
                 fields["ttl_seconds"] = ttl_seconds
@@ -106,7 +106,7 @@ class SessionMutation(GmOverrideMutation):
     async def revoke_session_tokens(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         token_id: str | None = None,
         member: str | None = None,
@@ -114,7 +114,7 @@ class SessionMutation(GmOverrideMutation):
     ) -> RevocationPayload:
         conn = info.context["request"]
         try:
-            grant = await grant_of(conn, str(session_id), token)
+            grant = await grant_of(conn, str(id), token)
             request = RevokeTokens.model_validate(
                 {"token_id": token_id, "member": member, "role": role}
             )
@@ -132,11 +132,11 @@ class SessionMutation(GmOverrideMutation):
     async def send_command(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         command: SessionCommandInput,
         seen_version: SeenVersion = None,
         command_id: str | None = None,
     ) -> CommandPayload:
         fields = command_fields(command)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)

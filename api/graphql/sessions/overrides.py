@@ -46,7 +46,7 @@ class GmOverrideMutation:
     async def override_member(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         member: str,
         reason: Reason,
@@ -62,7 +62,7 @@ class GmOverrideMutation:
             asleep_turns=asleep_turns,
             in_play=in_play,
         )
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: end the running turn now, as any turn ends (a pending choice or "
@@ -72,7 +72,7 @@ class GmOverrideMutation:
     async def override_turn(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
         next_player: str | None = None,
@@ -80,7 +80,7 @@ class GmOverrideMutation:
         command_id: CommandId = None,
     ) -> CommandPayload:
         fields = _given(type="OverrideTurn", reason=reason, next_player=next_player)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: turn a face-down river card face up for the table, without "
@@ -89,7 +89,7 @@ class GmOverrideMutation:
     async def reveal_river_card(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         card: RiverCard,
         reason: Reason,
@@ -97,7 +97,7 @@ class GmOverrideMutation:
         command_id: CommandId = None,
     ) -> CommandPayload:
         fields = _given(type="RevealRiverCard", card=card, reason=reason)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: move a river card `to` discard | game | deck_top | deck_bottom | "
@@ -107,7 +107,7 @@ class GmOverrideMutation:
     async def move_river_card(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         card: RiverCard,
         to: str,
@@ -117,7 +117,7 @@ class GmOverrideMutation:
         command_id: CommandId = None,
     ) -> CommandPayload:
         fields = _given(type="MoveRiverCard", card=card, to=to, refill=refill, reason=reason)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: set the Right Path count (at the goal the party escapes) and/or "
@@ -126,7 +126,7 @@ class GmOverrideMutation:
     async def override_score(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
         right_paths: int | None = None,
@@ -140,7 +140,7 @@ class GmOverrideMutation:
             right_paths=right_paths,
             monster_points=monster_points,
         )
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: set the locked actions and/or those out of the game (forge_a_path, "
@@ -150,7 +150,7 @@ class GmOverrideMutation:
     async def override_actions(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
         locked: list[str] | None = None,
@@ -166,7 +166,7 @@ class GmOverrideMutation:
             removed=removed,
             action_taken=action_taken,
         )
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: hand-pick the pending trap (`row`, 0-based, of the maze's trap "
@@ -175,7 +175,7 @@ class GmOverrideMutation:
     async def override_trap(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
         row: int | None = None,
@@ -184,4 +184,4 @@ class GmOverrideMutation:
         command_id: CommandId = None,
     ) -> CommandPayload:
         fields = _given(type="OverrideTrap", reason=reason, row=row, dc=dc)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)

@@ -32,7 +32,7 @@ class Subscription:
         description="The viewer's redacted events after version `after`, then live, in order."
     )
     async def session_events(
-        self, info: Info, session_id: strawberry.ID, token: str | None = None, after: Long = START
+        self, info: Info, id: strawberry.ID, token: str | None = None, after: Long = START
     ) -> AsyncGenerator[SessionEventPayload, None]:
         conn = info.context["request"]
         if after < 0:
@@ -40,7 +40,7 @@ class Subscription:
             return
         try:
             authenticate_connection(conn, connection_param(info, "api_key"))
-            grant = await grant_of(conn, str(session_id), token or connection_param(info, "token"))
+            grant = await grant_of(conn, str(id), token or connection_param(info, "token"))
         except EXPECTED as exc:
             yield as_problem(exc)
             return

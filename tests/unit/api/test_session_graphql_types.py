@@ -15,8 +15,8 @@ from tests.graphql_shapes import _graphql, fragments, spread
 @pytest.mark.parametrize(
     ("field", "payload"),
     [
-        ("sessionEvents(sessionId: $id)", "SessionEventPayload"),
-        ("campaignEvents(campaignId: $id)", "CampaignEventPayload"),
+        ("sessionEvents(id: $id)", "SessionEventPayload"),
+        ("campaignEvents(id: $id)", "CampaignEventPayload"),
     ],
 )
 def test_one_document_selects_every_event_type_without_aliases(field: str, payload: str) -> None:
