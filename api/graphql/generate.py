@@ -82,7 +82,7 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         named = [m.name for m in meta if isinstance(m, Named)]
         owner, _, field = where.partition(".")
         return _enum(named[0] if named else owner + _pascal(field), typing.get_args(tp))
-    if origin is list:
+    if origin is list or (origin is tuple and typing.get_args(tp)[1:] == (Ellipsis,)):
         return list[convert(typing.get_args(tp)[0], [], where, is_input)]  # type: ignore[misc]
     if origin is dict and issubclass(typing.get_args(tp)[0], enum.Enum):
         return _keyed(typing.get_args(tp)[0], typing.get_args(tp)[1], where, is_input)
@@ -289,6 +289,12 @@ def input_type(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> An
     cls.__annotations__ = annotations
     name = f"{model.__name__}Input"
     return strawberry.input(cls, name=name, description=_description(model))
+
+
+def chosen(value: Any, tag: str) -> dict[str, Any]:
+    """A `@oneOf` input's value as the tagged body it stands for (`{tag: key, ...}`)."""
+    ((key, fields),) = plain(value).items()
+    return {**(fields if isinstance(fields, dict) else {}), tag: key}
 
 
 def one_of_input(name: str, models: dict[str, type[BaseModel]], skip: frozenset[str]) -> Any:

@@ -103,13 +103,13 @@ class CampaignRulesShown(Shown):
     treat_dc: CampaignTreatDC
 
 
-class ManualCadenceShown(Shown):
+class CampaignManualCadence(Shown):
     """Downtimes pass only when the GM advances the clock."""
 
     kind: str
 
 
-class IntervalCadenceShown(Shown):
+class CampaignIntervalCadence(Shown):
     """A tick every `every_seconds`, passing `downtimes_per_tick` downtimes."""
 
     kind: str
@@ -117,7 +117,7 @@ class IntervalCadenceShown(Shown):
     downtimes_per_tick: int
 
 
-class WeeklyCadenceShown(Shown):
+class CampaignWeeklyCadence(Shown):
     """A tick on each of `days` at `at` (local time in `timezone`)."""
 
     kind: str
@@ -128,11 +128,12 @@ class WeeklyCadenceShown(Shown):
 
 
 Cadence = Annotated[
-    ManualCadenceShown | IntervalCadenceShown | WeeklyCadenceShown, Named("CampaignCadence")
+    CampaignManualCadence | CampaignIntervalCadence | CampaignWeeklyCadence,
+    Named("CampaignCadence"),
 ]
 
 
-class AbilityDice(Shown):
+class CampaignAbilityDice(Shown):
     """The die of each ability."""
 
     ready: int
@@ -141,7 +142,7 @@ class AbilityDice(Shown):
     navigation: int
 
 
-class InjuryMark(Shown):
+class CampaignInjuryMark(Shown):
     """An injury on a character sheet."""
 
     injury: Injury
@@ -152,12 +153,12 @@ class CampaignCharacter(Shown):
     """A runner's sheet (The Maze); `skills` maps each skill to its modifier."""
 
     name: str
-    abilities: AbilityDice
+    abilities: CampaignAbilityDice
     skills: dict[str, int]
     traits: list[str]
     buddies: list[str]
     effects: list[Effect]
-    injuries: list[InjuryMark]
+    injuries: list[CampaignInjuryMark]
     checked_this_run: list[Ability]
     is_pc: bool
 
@@ -199,7 +200,7 @@ class CampaignRun(Shown):
     ended: int | None
 
 
-class RunnerAfter(Shown):
+class CampaignRunnerAfter(Shown):
     """A runner's campaign fields after an event."""
 
     runner: str
@@ -212,7 +213,7 @@ class RunnerAfter(Shown):
     cause: str | None
 
 
-class CheckSummary(Shown):
+class CampaignCheck(Shown):
     """A skill check: faces, total (null when automatic); DC and band (an avoidance
     roll's are the GM's only)."""
 
@@ -223,13 +224,13 @@ class CheckSummary(Shown):
     band: Band | None = None
 
 
-class AvoidanceRoll(Shown):
+class CampaignAvoidanceRoll(Shown):
     effect: Effect
-    check: CheckSummary
+    check: CampaignCheck
     gained: bool
 
 
-class DamageRoll(Shown):
+class CampaignDamageRoll(Shown):
     effect: Effect
     dice: list[int]
     total: int
@@ -237,32 +238,32 @@ class DamageRoll(Shown):
     injury_id: str | None
 
 
-class Worsened(Shown):
+class CampaignWorsened(Shown):
     injury_id: str
     before: Injury
     after: Injury
 
 
-class RunnerTick(Shown):
+class CampaignRunnerTick(Shown):
     """What one downtime did to one runner in the clearing, and the runner after it."""
 
     runner: str
     activity: Activity
-    check: CheckSummary | None
+    check: CampaignCheck | None
     yielded: int
     target_runner: str | None
     target_injury: str | None
     cure_poison: bool
     treated: bool
-    damage: list[DamageRoll]
-    avoidance: list[AvoidanceRoll]
+    damage: list[CampaignDamageRoll]
+    avoidance: list[CampaignAvoidanceRoll]
     effects_gained: list[Effect]
     effects_lost: list[Effect]
-    worsened: list[Worsened]
+    worsened: list[CampaignWorsened]
     tokens_awarded: int
     died: bool
     cause: str | None
-    after: RunnerAfter
+    after: CampaignRunnerAfter
 
 
 class CampaignEvent(Shown):
@@ -312,7 +313,7 @@ class RunStarted(CampaignEvent):
 class RunEnded(CampaignEvent):
     run_id: str
     downtime: int
-    results: list[RunnerAfter]
+    results: list[CampaignRunnerAfter]
 
 
 class SuppliesAdjusted(CampaignEvent):
@@ -362,7 +363,7 @@ class DowntimePassed(CampaignEvent):
     supplies_trend: Trend | None = None
     supplies_level_before: Level | None = None
     supplies_level_after: Level | None = None
-    runners: list[RunnerTick]
+    runners: list[CampaignRunnerTick]
     season_over: bool
 
 

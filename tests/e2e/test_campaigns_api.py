@@ -428,10 +428,12 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
         return data
 
     created = gql(
-        """mutation($cadence: JSON) { createCampaign(name: "Glade", supplies: 30,
-          cadence: $cadence) { ... on CreatedCampaign { campaignId gmToken version }
+        """mutation($cadence: CadenceInput, $rules: CampaignRulesInput) {
+          createCampaign(name: "Glade", supplies: 30, cadence: $cadence, rules: $rules) {
+          ... on CreatedCampaign { campaignId gmToken version }
           ... on Problem { code message } } }""",
-        cadence={"kind": "manual"},
+        cadence={"manual": True},
+        rules={"avoidStep": 3},
     )["createCampaign"]
     cid, gm = created["campaignId"], created["gmToken"]
     for runner in ("r1", "r2"):
@@ -491,11 +493,32 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
     assert not supplies_numbers([as_rest(t, "DowntimePassedEvent") for t in ticks["ticks"]])
     bad = gql(
         """mutation($id: ID!, $t: String!) { setCampaignCadence(id: $id, token: $t,
-          cadence: {kind: "interval", every_seconds: 0}) { ... on Problem { code field } } }""",
+          cadence: {interval: {everySeconds: 0}}) { ... on Problem { code field } } }""",
         id=cid,
         t=gm,
     )["setCampaignCadence"]
     assert bad["code"] == "invalid_request"
+    weekly = gql(
+        """mutation($id: ID!, $t: String!) { setCampaignCadence(id: $id, token: $t,
+          cadence: {weekly: {days: [MON, FRI], at: "19:30"}}) {
+          ... on CampaignCommandResult { view { cadence {
+            ... on CampaignWeeklyCadence { kind days at } } } } } }""",
+        id=cid,
+        t=gm,
+    )["setCampaignCadence"]
+    assert weekly["view"]["cadence"] == {"kind": "weekly", "days": ["mon", "fri"], "at": "19:30"}
+    adjusted = gql(
+        """mutation($id: ID!, $t: String!) { adjustCampaign(id: $id, token: $t,
+          adjustment: {supplies: {delta: -5, reason: "rats"}}) {
+          ... on CampaignCommandResult { events { type ... on SuppliesAdjustedEvent {
+            delta after reason } } } } }""",
+        id=cid,
+        t=gm,
+    )["adjustCampaign"]
+    assert adjusted["events"] == [
+        {"type": "SuppliesAdjusted", "delta": -5, "after": adjusted["events"][0]["after"],
+         "reason": "rats"}
+    ]  # fmt: skip
 
 
 @pytest.fixture(scope="module")

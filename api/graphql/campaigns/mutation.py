@@ -23,6 +23,7 @@ from api.graphql.campaigns.payloads import (
     CreateCampaignPayload,
 )
 from api.graphql.context import Info
+from api.graphql.generate import chosen, input_type, one_of_input, plain
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
@@ -30,9 +31,28 @@ from api.graphql.sessions.payloads import RevocationPayload
 from api.graphql.sessions.revocation import TokenRevocation
 from api.sessions.access import now, secret_of
 from api.sessions.requests import RevokeTokens
+from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCadence
+from services.campaign.rules import CampaignRules
 from services.campaign.shown import shown_result
 
 M = TypeVar("M", bound=BaseModel)
+# Typed inputs from the REST bodies' models: a tagged union is a `@oneOf` input.
+CadenceInput: Any = one_of_input(
+    "CadenceInput",
+    {"manual": ManualCadence, "interval": IntervalCadence, "weekly": WeeklyCadence},
+    frozenset({"kind"}),
+)
+AdjustmentInput: Any = one_of_input(
+    "AdjustmentInput",
+    {
+        "supplies": rq.SuppliesAdjustment,
+        "effect": rq.EffectAdjustment,
+        "injury": rq.InjuryAdjustment,
+    },
+    frozenset({"type"}),
+)
+RulesInput: Any = input_type(CampaignRules)
+RunResultInput: Any = input_type(rq.RunResult)
 Id = strawberry.ID
 
 
@@ -83,15 +103,16 @@ async def _send(
 @strawberry.type
 class CampaignMutation:
     @strawberry.mutation(
-        description="Start a campaign: `cadence` ({kind: manual|interval|weekly, ...}), rule "
-        "overrides and starting supplies are optional. The GM and spectator tokens come back."
+        description="Start a campaign: `cadence` (one of {manual: true}, {interval: {...}}, "
+        "{weekly: {...}}), rule overrides and starting supplies are optional. The GM and "
+        "spectator tokens come back."
     )
     async def create_campaign(
         self,
         info: Info,
         name: str,
-        cadence: JSON | None = None,
-        rules: JSON | None = None,
+        cadence: CadenceInput | None = None,
+        rules: RulesInput | None = None,
         supplies: Long | None = None,
         token_ttl_seconds: Long | None = None,
     ) -> CreateCampaignPayload:
@@ -100,8 +121,8 @@ class CampaignMutation:
             request = rq.CreateCampaign.model_validate(
                 _fields(
                     name=name,
-                    cadence=cadence,
-                    rules=rules,
+                    cadence=None if cadence is None else chosen(cadence, "kind"),
+                    rules=None if rules is None else plain(rules),
                     supplies=supplies,
                     token_ttl_seconds=token_ttl_seconds,
                 )
@@ -291,33 +312,33 @@ class CampaignMutation:
         id: Id,
         token: str,
         run: str,
-        results: JSON | None = None,
+        results: list[RunResultInput] | None = None,
         command_id: str | None = None,
     ) -> CampaignCommandPayload:
-        fields = _fields(results=results, command_id=command_id)
+        fields = _fields(results=None if results is None else plain(results), command_id=command_id)
         return await _send(
             info, id, token, rq.EndRun, fields, lambda b, _: b.to_domain(run),
             what="end runs",
         )  # fmt: skip
 
     @strawberry.mutation(
-        description="GM: one adjustment — {type: supplies, delta, reason?}, {type: effect, "
-        "runner, effect, present} or {type: injury, runner, injury}."
+        description="GM: one adjustment — exactly one of {supplies: {delta, reason?}}, "
+        "{effect: {runner, effect, present}} or {injury: {runner, injury}}."
     )
     async def adjust_campaign(
-        self, info: Info, id: Id, token: str, adjustment: JSON
+        self, info: Info, id: Id, token: str, adjustment: AdjustmentInput
     ) -> CampaignCommandPayload:
         return await _send(
-            info, id, token, rq.AdjustmentBody, adjustment,
+            info, id, token, rq.AdjustmentBody, chosen(adjustment, "type"),
             lambda b, _: b.root.to_domain(), what="adjust the campaign",
         )  # fmt: skip
 
     @strawberry.mutation(description="GM: when downtimes pass from now on (and reschedule).")
     async def set_campaign_cadence(
-        self, info: Info, id: Id, token: str, cadence: JSON, command_id: str | None = None
+        self, info: Info, id: Id, token: str, cadence: CadenceInput, command_id: str | None = None
     ) -> CampaignCommandPayload:
         at = clock_now()
-        fields = _fields(cadence=cadence, command_id=command_id)
+        fields = _fields(cadence=chosen(cadence, "kind"), command_id=command_id)
         return await _send(
             info, id, token, rq.SetCadence, fields,
             lambda b, _: b.to_domain(at), what="set the cadence", reschedule=True,
