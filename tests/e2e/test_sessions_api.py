@@ -23,6 +23,12 @@ PARTY = [
     {"id": "p2", "name": "Bryn", "profile": {"system": "maze_rats", "dexterity": 2}},
     {"id": "p3", "name": "Cole", "profile": {"system": "the_maze", "dice": {"ready": 8}}},
 ]
+# PARTY's profiles as GraphQL's ProfileInput (`@oneOf`: one field per system).
+PROFILES: dict[str, dict[str, Any]] = {
+    "p1": {"fiveE": {"modifiers": {"STR": 4, "WIS": 4}}},
+    "p2": {"mazeRats": {"dexterity": 2}},
+    "p3": {"theMaze": {"dice": {"ready": 8}}},
+}
 LABEL = re.compile(r"(?:10|[2-9AJQK])[♠♥♣♦]")
 SUBSCRIPTION = f"""subscription($id: ID!, $after: Long!, $token: String) {{
   sessionEvents(id: $id, after: $after, token: $token) {{
@@ -386,9 +392,13 @@ def test_sessions_are_played_over_graphql_with_problems_as_results(client: httpx
         """mutation($party: [PartyMemberInput!]!) {
           createSession(preset: "enchanted_forest_v2", party: $party) {
             ... on CreatedSession { sessionId gmToken version } ... on Problem { code } } }""",
-        party=[{"id": m["id"], "name": m["name"], "profile": m["profile"]} for m in PARTY],
+        party=[
+            {"id": m["id"], "name": m["name"], "profile": PROFILES[str(m["id"])]} for m in PARTY
+        ],
     )["createSession"]
     sid, gm = created["sessionId"], created["gmToken"]
+    # The typed profiles gave the checks the REST bodies give (the GM view shows them).
+    rest = Table(client, preset="enchanted_forest_v2").state()["party"]
     issued = gql(
         """mutation($id: ID!, $t: String!) { issueSessionToken(id: $id, token: $t,
           role: "player", member: "p1") { ... on SessionToken { token member } } }""",
@@ -405,7 +415,9 @@ def test_sessions_are_played_over_graphql_with_problems_as_results(client: httpx
         id=sid,
         t=gm,
     )["session"]
-    command = policy(as_rest(looked["view"], "LabyrinthGmView"))
+    gm_view = as_rest(looked["view"], "LabyrinthGmView")
+    assert gm_view["party"] == rest
+    command = policy(gm_view)
     sent = gql(
         """mutation($id: ID!, $t: String!, $c: SessionCommandInput!, $v: Long) {
           sendCommand(id: $id,
