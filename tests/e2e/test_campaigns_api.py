@@ -446,13 +446,13 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
         assert added["__typename"] == "CampaignCommandResult", added
     r1 = gql(
         """mutation($id: ID!, $t: String!) { issueCampaignToken(id: $id, token: $t,
-          role: "player", runner: "r1") { ... on CampaignToken { token runner } } }""",
+          role: PLAYER, runner: "r1") { ... on CampaignToken { token runner } } }""",
         id=cid,
         t=gm,
     )["issueCampaignToken"]
     assert r1["runner"] == "r1"
     choose = """mutation($id: ID!, $t: String!, $r: String!) { chooseCampaignActivity(
-      id: $id, token: $t, runner: $r, activity: "gather") {
+      id: $id, token: $t, runner: $r, activity: GATHER) {
       __typename ... on CampaignCommandResult { events { type } } ... on Problem { code } } }"""
     mine = gql(choose, id=cid, t=r1["token"], r="r1")["chooseCampaignActivity"]
     assert mine["events"][0]["type"] == "ActivityChosen"
@@ -737,15 +737,15 @@ def test_graphql_versions_and_counts_past_32_bits_get_the_apis_own_refusals(
     ids = f'id: "{campaign.id}", token: "{campaign.gm}"'
     cases = {
         f"advanceCampaign({ids}, through: {big})": ("invalid_request", "through"),
-        f'chooseCampaignActivity({ids}, runner: "r1", activity: "rest", downtime: {big})': (
+        f'chooseCampaignActivity({ids}, runner: "r1", activity: REST, downtime: {big})': (
             "invalid_request",
             "downtime",
         ),
-        f'chooseCampaignActivity({ids}, runner: "r1", activity: "rest", seenVersion: {big})': (
+        f'chooseCampaignActivity({ids}, runner: "r1", activity: REST, seenVersion: {big})': (
             "version_conflict",
             None,
         ),
-        f'issueCampaignToken({ids}, role: "spectator", ttlSeconds: {big})': (
+        f"issueCampaignToken({ids}, role: SPECTATOR, ttlSeconds: {big})": (
             "invalid_request",
             "ttl_seconds",
         ),

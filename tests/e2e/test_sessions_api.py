@@ -401,7 +401,7 @@ def test_sessions_are_played_over_graphql_with_problems_as_results(client: httpx
     rest = Table(client, preset="enchanted_forest_v2").state()["party"]
     issued = gql(
         """mutation($id: ID!, $t: String!) { issueSessionToken(id: $id, token: $t,
-          role: "player", member: "p1") { ... on SessionToken { token member } } }""",
+          role: PLAYER, member: "p1") { ... on SessionToken { token member } } }""",
         id=sid,
         t=gm,
     )["issueSessionToken"]

@@ -166,7 +166,7 @@ GQL_TURN = """mutation($id: ID!, $t: String!, $r: String!, $next: String) {
   overrideTurn(id: $id, token: $t, reason: $r, nextPlayer: $next) {
     __typename ... on CommandResult { version events { version type }
       view { ... on LabyrinthGmView { active } } } ... on Problem { code message } } }"""
-GQL_MOVE = """mutation($id: ID!, $t: String!, $c: String!, $to: String!, $r: String!) {
+GQL_MOVE = """mutation($id: ID!, $t: String!, $c: String!, $to: RiverDestination!, $r: String!) {
   moveRiverCard(id: $id, token: $t, card: $c, to: $to, reason: $r, refill: true) {
     __typename ... on CommandResult { version events { version type } }
     ... on Problem { code field } } }"""
@@ -187,8 +187,10 @@ def test_overrides_over_graphql_are_the_gms_alone_and_stream_to_players(
     for token in (player, table.spectator):
         refused = gql(GQL_TURN, id=table.id, t=token, r=WHY)["overrideTurn"]
         assert refused["__typename"] == "Problem" and refused["code"] == "forbidden"
-    bad = gql(GQL_MOVE, id=table.id, t=table.gm, c=face_down(state)[0], to="hand", r=WHY)
-    assert bad["moveRiverCard"]["code"] == "invalid_request"
+    # An unknown destination is no `RiverDestination`: the schema refuses it (was a Problem).
+    variables = {"id": table.id, "t": table.gm, "c": face_down(state)[0], "to": "hand", "r": WHY}
+    bad = client.post("/graphql", json={"query": GQL_MOVE, "variables": variables}).json()
+    assert bad.get("data") is None and "RiverDestination" in json.dumps(bad["errors"]), bad
     version = table.get("", table.gm).json()["version"]
     ws_url = server_url.replace("http", "ws", 1) + "/graphql"
     with _subscribe(ws_url, table.id, table.players["p1"], version) as ws:
@@ -198,5 +200,5 @@ def test_overrides_over_graphql_are_the_gms_alone_and_stream_to_players(
     assert live[0]["type"] == "TurnOverridden"
     assert live[0]["reason"] == WHY and live[0]["next_player"] == "p2"
     assert_no_hidden_card(table, live)
-    moved = gql(GQL_MOVE, id=table.id, t=table.gm, c=face_down(table.state())[0], to="game", r=WHY)
+    moved = gql(GQL_MOVE, id=table.id, t=table.gm, c=face_down(table.state())[0], to="GAME", r=WHY)
     assert moved["moveRiverCard"]["__typename"] == "CommandResult"

@@ -23,17 +23,18 @@ from api.graphql.campaigns.payloads import (
     CreateCampaignPayload,
 )
 from api.graphql.context import Info
-from api.graphql.generate import chosen, input_type, one_of_input, plain
+from api.graphql.generate import chosen, convert, input_type, one_of_input, plain
 from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.sessions.errors import EXPECTED, as_problem
-from api.graphql.sessions.payloads import RevocationPayload
+from api.graphql.sessions.payloads import RevocationPayload, TableRoleEnum, VisibilityEnum
 from api.graphql.sessions.revocation import TokenRevocation
 from api.sessions.access import now, secret_of
 from api.sessions.requests import RevokeTokens
 from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCadence
 from services.campaign.rules import CampaignRules
 from services.campaign.shown import shown_result
+from services.markers import Named
 
 M = TypeVar("M", bound=BaseModel)
 # Typed inputs from the REST bodies' models: a tagged union is a `@oneOf` input.
@@ -52,6 +53,9 @@ AdjustmentInput: Any = one_of_input(
     frozenset({"type"}),
 )
 RulesInput: Any = input_type(CampaignRules)
+ActivityEnum: Any = convert(
+    Annotated[rq.Choosable, Named("ChoosableActivity")], [], "ChoosableActivity", True
+)
 RunResultInput: Any = input_type(rq.RunResult)
 Id = strawberry.ID
 
@@ -146,7 +150,7 @@ class CampaignMutation:
         info: Info,
         id: Id,
         token: str,
-        role: str,
+        role: TableRoleEnum,
         runner: str | None = None,
         ttl_seconds: Long | None = None,
     ) -> CampaignTokenPayload:
@@ -154,7 +158,7 @@ class CampaignMutation:
         try:
             grant = await grant_of(conn, str(id), token, ARGUMENT)
             request = rq.IssueCampaignToken.model_validate(
-                _fields(role=role, runner=runner, ttl_seconds=ttl_seconds)
+                _fields(role=plain(role), runner=runner, ttl_seconds=ttl_seconds)
             )
             issued = await run_in_threadpool(
                 usecases.issue, campaigns_of(conn), grant, request, secret_of(conn), now()
@@ -174,13 +178,13 @@ class CampaignMutation:
         token: str,
         token_id: str | None = None,
         runner: str | None = None,
-        role: str | None = None,
+        role: TableRoleEnum | None = None,
     ) -> RevocationPayload:
         conn = info.context["request"]
         try:
             grant = await grant_of(conn, str(id), token, ARGUMENT)
             request = RevokeTokens.model_validate(
-                {"token_id": token_id, "member": runner, "role": role}
+                {"token_id": token_id, "member": runner, "role": plain(role)}
             )
             result = await run_in_threadpool(
                 usecases.revoke_in_campaign, campaigns_of(conn), grant, request, secret_of(conn)
@@ -217,7 +221,7 @@ class CampaignMutation:
         expression: str,
         runner: str | None = None,
         label: str | None = None,
-        visibility: str | None = None,
+        visibility: VisibilityEnum | None = None,
         to: list[str] | None = None,
         command_id: str | None = None,
     ) -> CampaignCommandPayload:
@@ -225,7 +229,7 @@ class CampaignMutation:
             runner=runner,
             expression=expression,
             label=label,
-            visibility=visibility,
+            visibility=plain(visibility),
             to=to,
             command_id=command_id,
         )
@@ -260,7 +264,7 @@ class CampaignMutation:
         id: Id,
         token: str,
         runner: str,
-        activity: str,
+        activity: ActivityEnum,
         downtime: Long | None = None,
         target_runner: str | None = None,
         target_injury: Annotated[
@@ -275,7 +279,7 @@ class CampaignMutation:
         command_id: str | None = None,
     ) -> CampaignCommandPayload:
         fields = _fields(
-            runner=runner, activity=activity, downtime=downtime, target_runner=target_runner,
+            runner=runner, activity=plain(activity), downtime=downtime, target_runner=target_runner,
             target_injury=target_injury, cure_poison=cure_poison, seen_version=seen_version,
             command_id=command_id,
         )  # fmt: skip

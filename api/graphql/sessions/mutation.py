@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
 
 from api.graphql.context import Info
-from api.graphql.generate import FREE_FORM_FIELDS
+from api.graphql.generate import FREE_FORM_FIELDS, plain
 from api.graphql.scalars import Long
 from api.graphql.sessions.created_session import CreatedSession
 from api.graphql.sessions.errors import EXPECTED, as_problem
@@ -23,6 +23,7 @@ from api.graphql.sessions.payloads import (
     CreateSessionPayload,
     RevocationPayload,
     SessionTokenPayload,
+    TableRoleEnum,
 )
 from api.graphql.sessions.revocation import TokenRevocation
 from api.graphql.sessions.sending import SessionCommandInput, command_fields, send_fields
@@ -81,14 +82,14 @@ class SessionMutation(GmOverrideMutation):
         info: Info,
         id: strawberry.ID,
         token: str,
-        role: str,
+        role: TableRoleEnum,
         member: str | None = None,
         ttl_seconds: Long | None = None,
     ) -> SessionTokenPayload:
         conn = info.context["request"]
         try:
             grant = await grant_of(conn, str(id), token)
-            fields: dict[str, Any] = {"role": role, "member": member}
+            fields: dict[str, Any] = {"role": plain(role), "member": member}
             if ttl_seconds is not None:
                 fields["ttl_seconds"] = ttl_seconds
             request = IssueToken.model_validate(fields)
@@ -110,13 +111,13 @@ class SessionMutation(GmOverrideMutation):
         token: str,
         token_id: str | None = None,
         member: str | None = None,
-        role: str | None = None,
+        role: TableRoleEnum | None = None,
     ) -> RevocationPayload:
         conn = info.context["request"]
         try:
             grant = await grant_of(conn, str(id), token)
             request = RevokeTokens.model_validate(
-                {"token_id": token_id, "member": member, "role": role}
+                {"token_id": token_id, "member": member, "role": plain(role)}
             )
             result = await run_in_threadpool(
                 usecases.revoke_in_session, sessions_of(conn), grant, request, secret_of(conn)

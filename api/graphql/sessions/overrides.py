@@ -12,8 +12,9 @@ from typing import Annotated, Any
 import strawberry
 
 from api.graphql.context import Info
+from api.graphql.generate import plain
 from api.graphql.scalars import Long
-from api.graphql.sessions.payloads import CommandPayload
+from api.graphql.sessions.payloads import ActionEnum, CommandPayload, RiverDestinationEnum
 from api.graphql.sessions.sending import send_fields
 
 Reason = Annotated[
@@ -110,13 +111,13 @@ class GmOverrideMutation:
         id: strawberry.ID,
         token: str,
         card: RiverCard,
-        to: str,
+        to: RiverDestinationEnum,
         reason: Reason,
         refill: bool = False,
         seen_version: SeenVersion = None,
         command_id: CommandId = None,
     ) -> CommandPayload:
-        fields = _given(type="MoveRiverCard", card=card, to=to, refill=refill, reason=reason)
+        fields = _given(type="MoveRiverCard", card=card, to=plain(to), refill=refill, reason=reason)
         return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
@@ -153,8 +154,8 @@ class GmOverrideMutation:
         id: strawberry.ID,
         token: str,
         reason: Reason,
-        locked: list[str] | None = None,
-        removed: list[str] | None = None,
+        locked: list[ActionEnum] | None = None,
+        removed: list[ActionEnum] | None = None,
         action_taken: bool | None = None,
         seen_version: SeenVersion = None,
         command_id: CommandId = None,
@@ -162,8 +163,8 @@ class GmOverrideMutation:
         fields = _given(
             type="OverrideActions",
             reason=reason,
-            locked=locked,
-            removed=removed,
+            locked=plain(locked),
+            removed=plain(removed),
             action_taken=action_taken,
         )
         return await send_fields(info, str(id), token, fields, seen_version, command_id)

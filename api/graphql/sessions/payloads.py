@@ -11,20 +11,28 @@ from typing import Annotated, Any, TypeAlias
 
 import strawberry
 
-from api.graphql.generate import output_type, union_of
+from api.graphql.generate import convert, output_type, union_of
 from api.graphql.problem import Problem
 from api.graphql.sessions.created_session import CreatedSession
 from api.graphql.sessions.revocation import TokenRevocation
 from api.graphql.sessions.session_token import SessionToken
+from services.labyrinth.commands import RiverDestination, Visibility
 from services.labyrinth.shown import (
     EVENT_MODELS,
     CommandResult,
     SessionEvent,
     SessionEventPage,
     SessionView,
+    TableRole,
 )
+from services.labyrinth.vocab import Action
 
 SessionEventType: Any = output_type(SessionEvent)
+# Enum arguments (values as the REST bodies spell them).
+TableRoleEnum: Any = convert(TableRole, [], "TableRole", True)
+RiverDestinationEnum: Any = convert(RiverDestination, [], "RiverDestination", True)
+ActionEnum: Any = convert(Action, [], "LabyrinthAction", True)
+VisibilityEnum: Any = convert(Visibility, [], "RollVisibility", True)
 _EVENTS: Any = tuple(output_type(m) for m in EVENT_MODELS.values())
 
 CreateSessionPayload: TypeAlias = Annotated[
