@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from strawberry.utils.str_converters import to_camel_case
 
 from api.bodies import validation_errors
-from api.problems import invalid_request_code
+from api.problems import InvalidRequest, invalid_request_code
 from services.errors import DomainError
 
 
@@ -51,3 +51,21 @@ class Problem:
         first = _path(errors[0]["loc"], name) if errors else None
         code = invalid_request_code(errors)
         return cls(code=code, message=details, field=first or None)
+
+
+EXPECTED = (DomainError, InvalidRequest, ValidationError)
+
+
+def as_problem(error: Exception) -> Problem:
+    """The Problem for an expected failure of a hand-written resolver (the REST codes)."""
+    if isinstance(error, ValidationError):
+        return Problem.from_validation(error)
+    if isinstance(error, InvalidRequest):
+        first = error.errors[0]["loc"] if error.errors else []
+        return Problem(
+            code=error.code,
+            message=error.detail,
+            field=".".join(str(p) for p in first) or None,
+        )
+    assert isinstance(error, DomainError)
+    return Problem.from_domain(error)

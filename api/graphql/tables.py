@@ -12,9 +12,8 @@ from api import tables
 from api.campaigns.access import campaigns_of
 from api.campaigns.access import grant_of as campaign_grant
 from api.graphql.context import Info
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.sessions.access import grant_of as session_grant
 from api.sessions.access import secret_of, sessions_of, tenant_of
 from api.sessions.revocation import revocations_of

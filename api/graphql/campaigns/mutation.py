@@ -15,20 +15,23 @@ from strawberry.scalars import JSON
 from api.campaigns import requests as rq
 from api.campaigns import usecases
 from api.campaigns.access import ARGUMENT, campaigns_of, clock_now, clock_of, grant_of
-from api.graphql.campaigns.campaign_token import CampaignToken
-from api.graphql.campaigns.created_campaign import CreatedCampaign
 from api.graphql.campaigns.payloads import (
     CampaignCommandPayload,
+    CampaignToken,
     CampaignTokenPayload,
     CreateCampaignPayload,
+    CreatedCampaign,
 )
 from api.graphql.context import Info
 from api.graphql.generate import chosen, convert, input_type, one_of_input, plain
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
-from api.graphql.sessions.payloads import RevocationPayload, TableRoleEnum, VisibilityEnum
-from api.graphql.sessions.revocation import TokenRevocation
+from api.graphql.sessions.payloads import (
+    RevocationPayload,
+    TableRoleEnum,
+    TokenRevocation,
+    VisibilityEnum,
+)
 from api.sessions.access import now, secret_of
 from api.sessions.requests import RevokeTokens
 from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCadence

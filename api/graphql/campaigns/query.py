@@ -14,9 +14,8 @@ from api.graphql.campaigns.payloads import (
     CampaignViewPayload,
 )
 from api.graphql.context import Info
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from services.campaign.shown import shown_look, shown_page, shown_ticks
 
 START = Long(0)  # the beginning of a campaign: every event

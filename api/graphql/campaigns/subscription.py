@@ -15,9 +15,8 @@ from api.campaigns.stream import follow
 from api.clients import authenticate_connection
 from api.graphql.campaigns.payloads import CampaignEventPayload
 from api.graphql.context import Info, connection_param
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.sessions.tokens import InvalidToken
 from services.campaign.shown import shown_event
 

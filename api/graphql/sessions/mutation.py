@@ -13,21 +13,21 @@ from strawberry.scalars import JSON
 
 from api.graphql.context import Info
 from api.graphql.generate import FREE_FORM_FIELDS, plain
+from api.graphql.problem import EXPECTED, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.created_session import CreatedSession
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.inputs import PartyMemberInput
 from api.graphql.sessions.overrides import GmOverrideMutation, SeenVersion
 from api.graphql.sessions.payloads import (
     CommandPayload,
+    CreatedSession,
     CreateSessionPayload,
     RevocationPayload,
+    SessionToken,
     SessionTokenPayload,
     TableRoleEnum,
+    TokenRevocation,
 )
-from api.graphql.sessions.revocation import TokenRevocation
 from api.graphql.sessions.sending import SessionCommandInput, command_fields, send_fields
-from api.graphql.sessions.session_token import SessionToken
 from api.sessions import usecases
 from api.sessions.access import grant_of, now, secret_of, sessions_of
 from api.sessions.requests import CreateSession, IssueToken, RevokeTokens

@@ -13,9 +13,9 @@ import strawberry
 
 from api.graphql.generate import convert, output_type, union_of
 from api.graphql.problem import Problem
-from api.graphql.sessions.created_session import CreatedSession
-from api.graphql.sessions.revocation import TokenRevocation
-from api.graphql.sessions.session_token import SessionToken
+from api.sessions.requests import IssueToken
+from api.sessions.tokens import first_tokens, token_facts
+from api.sessions.usecases import Created
 from services.labyrinth.commands import RiverDestination, Visibility
 from services.labyrinth.shown import (
     EVENT_MODELS,
@@ -34,6 +34,68 @@ RiverDestinationEnum: Any = convert(RiverDestination, [], "RiverDestination", Tr
 ActionEnum: Any = convert(Action, [], "LabyrinthAction", True)
 VisibilityEnum: Any = convert(Visibility, [], "RollVisibility", True)
 _EVENTS: Any = tuple(output_type(m) for m in EVENT_MODELS.values())
+
+
+@strawberry.type(description="A new session: its id, version and first role tokens (secrets).")
+class CreatedSession:
+    session_id: strawberry.ID
+    gm_token: str
+    gm_token_id: str
+    spectator_token: str
+    spectator_token_id: str
+    expires_at: str = strawberry.field(description="When both tokens expire (RFC 3339, UTC).")
+    version: int
+
+    @classmethod
+    def from_domain(cls, created: Created) -> CreatedSession:
+        """From the use case's result."""
+        return cls(
+            session_id=strawberry.ID(created.session_id),
+            **first_tokens(created.gm_token, created.spectator_token),
+            version=created.version,
+        )
+
+
+@strawberry.type(
+    description="A player's, a spectator's or a renewed GM token for one session (a secret)."
+)
+class SessionToken:
+    token: str
+    token_id: str
+    expires_at: str = strawberry.field(description="RFC 3339, UTC.")
+    role: TableRoleEnum
+    member: str | None
+
+    @classmethod
+    def from_domain(cls, token: str, request: IssueToken) -> SessionToken:
+        """The token, its id and expiry, and what it grants."""
+        return cls(token=token, **token_facts(token), role=request.role, member=request.member)
+
+
+@strawberry.type(description="A role token just issued (a secret), its id and its expiry.")
+class IssuedToken:
+    token: str
+    token_id: str
+    expires_at: str = strawberry.field(description="RFC 3339, UTC.")
+
+
+@strawberry.type(
+    description="The scope revoked (`token:<id>`, `member:<id>`, `role:<role>` or `all`); "
+    "when it covers the GM's own tokens, a fresh GM token."
+)
+class TokenRevocation:
+    revoked: str
+    gm_token: IssuedToken | None
+
+    @classmethod
+    def from_domain(cls, result: dict[str, Any]) -> TokenRevocation:
+        """From the use case's answer."""
+        fresh = result.get("gm_token")
+        return cls(
+            revoked=result["revoked"],
+            gm_token=None if fresh is None else IssuedToken(**fresh),
+        )
+
 
 CreateSessionPayload: TypeAlias = Annotated[
     CreatedSession | Problem, strawberry.union("CreateSessionPayload")

@@ -6,9 +6,8 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.payloads import SessionEventsPayload, SessionViewPayload
 from api.sessions import usecases
 from api.sessions.access import grant_of, sessions_of

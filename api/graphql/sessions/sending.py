@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
 from api.graphql.generate import one_of_input, plain
-from api.graphql.sessions.errors import EXPECTED, as_problem
+from api.graphql.problem import EXPECTED, as_problem
 from api.graphql.sessions.payloads import CommandPayload
 from api.sessions import usecases
 from api.sessions.access import grant_of, sessions_of

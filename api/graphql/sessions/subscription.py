@@ -14,9 +14,8 @@ import strawberry
 
 from api.clients import authenticate_connection
 from api.graphql.context import Info, connection_param
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.payloads import SessionEventPayload
 from api.sessions.access import grant_of
 from api.sessions.stream import follow
