@@ -57,9 +57,10 @@ EXPECTED = (DomainError, InvalidRequest, ValidationError)
 
 
 def as_problem(error: Exception) -> Problem:
-    """The Problem for an expected failure of a hand-written resolver (the REST codes)."""
+    """The Problem for an expected failure of a hand-written resolver (the REST codes;
+    a field path as GraphQL spells it, camelCase)."""
     if isinstance(error, ValidationError):
-        return Problem.from_validation(error)
+        return Problem.from_validation(error, camel=True)
     if isinstance(error, InvalidRequest):
         first = error.errors[0]["loc"] if error.errors else []
         return Problem(

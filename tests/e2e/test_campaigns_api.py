@@ -747,7 +747,7 @@ def test_graphql_versions_and_counts_past_32_bits_get_the_apis_own_refusals(
         ),
         f"issueCampaignToken({ids}, role: SPECTATOR, ttlSeconds: {big})": (
             "invalid_request",
-            "ttl_seconds",
+            "ttlSeconds",  # as the argument is spelled (GraphQL's camelCase)
         ),
     }
     for call, (code, field) in cases.items():

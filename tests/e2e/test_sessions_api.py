@@ -289,6 +289,23 @@ def test_graphql_versions_are_long_so_a_far_future_version_is_a_conflict(
         assert body["data"][name] == {"__typename": "Problem", "code": "version_conflict"}
 
 
+def test_graphql_names_a_refused_command_field_as_graphql_spells_it(client: httpx.Client) -> None:
+    table = Table(client)
+    query = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {
+      sendCommand(id: $id, token: $t, command: $c) { ... on Problem { code field } } }"""
+    command = {"takeAction": {"player": "p1", "action": "FORGE_A_PATH", "cards": ["a"] * 4}}
+    variables = {"id": table.id, "t": table.gm, "c": command}
+    body = client.post("/graphql", json={"query": query, "variables": variables}).json()
+    assert body["data"]["sendCommand"] == {
+        "code": "invalid_request",
+        "field": "command.takeAction.cards",
+    }
+    override = """mutation($id: ID!, $t: String!) { overrideMember(id: $id, token: $t,
+      member: "p1", reason: "nap", asleepTurns: 999) { ... on Problem { code field } } }"""
+    body = client.post("/graphql", json={"query": override, "variables": variables}).json()
+    assert body["data"]["overrideMember"] == {"code": "invalid_request", "field": "asleepTurns"}
+
+
 def test_a_refused_move_is_a_problem_with_the_engines_code(client: httpx.Client) -> None:
     table = Table(client)
     active = table.state()["active"]

@@ -10,6 +10,7 @@ from typing import Any
 import strawberry
 from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
+from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.context import Info
 from api.graphql.generate import FREE_FORM_FIELDS, plain
@@ -140,4 +141,5 @@ class SessionMutation(GmOverrideMutation):
         command_id: str | None = None,
     ) -> CommandPayload:
         fields = command_fields(command)
-        return await send_fields(info, str(id), token, fields, seen_version, command_id)
+        within = "command." + to_camel_case(next(iter(plain(command))))
+        return await send_fields(info, str(id), token, fields, seen_version, command_id, within)

@@ -11,7 +11,7 @@ import re
 import typing
 from typing import Any
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
@@ -53,8 +53,11 @@ async def send_fields(
     fields: dict[str, Any],
     seen_version: int | None = None,
     command_id: str | None = None,
+    within: str = "",
 ) -> CommandPayload:
-    """Validate `fields` as the REST body would and send it with the token's rights."""
+    """Validate `fields` as the REST body would and send it with the token's rights. A
+    refused field is named as the caller spelled it: `within` (`command.flipCard`) and
+    the camelCase field, never the body's `type` tag."""
     conn = info.context["request"]
     try:
         grant = await grant_of(conn, session_id, token)
@@ -64,6 +67,13 @@ async def send_fields(
             fields["command_id"] = command_id
         body = _COMMAND.validate_python(fields)
         result = await run_in_threadpool(usecases.send, sessions_of(conn), grant, body.root)
+    except ValidationError as exc:
+        problem = as_problem(exc)
+        tag, _, rest = (problem.field or "").partition(".")
+        if tag == fields.get("type") and rest:
+            top = rest.partition(".")[0] in ("seenVersion", "commandId")
+            problem.field = rest if top or not within else f"{within}.{rest}"
+        return problem
     except EXPECTED as exc:
         return as_problem(exc)
     return shown_result(result, gm=grant.role == "gm")
