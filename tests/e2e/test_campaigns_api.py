@@ -87,6 +87,13 @@ class Campaign:
         return out
 
 
+def character_input(sheet: dict[str, Any]) -> dict[str, Any]:
+    """A REST sheet as GraphQL's CampaignCharacterInput (skills: a list of entries)."""
+    out = {k: v for k, v in sheet.items() if k != "skills"}
+    skills = sheet.get("skills", {})
+    return {**out, "skills": [{"name": k, "modifier": v} for k, v in skills.items()]}
+
+
 def supplies_numbers(document: Any) -> list[tuple[str, Any]]:
     """Every number under a key that speaks of supplies (but the rules' maximum), anywhere."""
     found: list[tuple[str, Any]] = []
@@ -438,10 +445,10 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
     cid, gm = created["campaignId"], created["gmToken"]
     for runner in ("r1", "r2"):
         added = gql(
-            """mutation($id: ID!, $t: String!, $r: String!, $c: JSON!) {
+            """mutation($id: ID!, $t: String!, $r: String!, $c: CampaignCharacterInput!) {
               addCampaignRunner(id: $id, token: $t, runner: $r, character: $c) {
               __typename ... on CampaignCommandResult { version } ... on Problem { code } } }""",
-            id=cid, t=gm, r=runner, c=SHEETS[runner],
+            id=cid, t=gm, r=runner, c=character_input(SHEETS[runner]),
         )["addCampaignRunner"]  # fmt: skip
         assert added["__typename"] == "CampaignCommandResult", added
     r1 = gql(
@@ -683,10 +690,10 @@ def test_a_runner_sheet_is_checked_as_the_maze_api_checks_it(
     added = client.post(
         "/graphql",
         json={
-            "query": """mutation($id: ID!, $t: String!, $c: JSON!) {
+            "query": """mutation($id: ID!, $t: String!, $c: CampaignCharacterInput!) {
               addCampaignRunner(id: $id, token: $t, runner: "r1", character: $c) {
               __typename ... on Problem { code message field } } }""",
-            "variables": {"id": campaign.id, "t": campaign.gm, "c": sheet},
+            "variables": {"id": campaign.id, "t": campaign.gm, "c": character_input(sheet)},
         },
     ).json()["data"]["addCampaignRunner"]
     assert added == {

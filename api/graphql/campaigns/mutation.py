@@ -10,7 +10,7 @@ from typing import Annotated, Any, TypeVar
 import strawberry
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
-from strawberry.scalars import JSON
+from strawberry.types.unset import UNSET
 
 from api.campaigns import requests as rq
 from api.campaigns import usecases
@@ -38,6 +38,9 @@ from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCade
 from services.campaign.rules import CampaignRules
 from services.campaign.shown import shown_result
 from services.markers import Named
+from services.maze.abilities import Ability
+from services.maze.effects import Effect
+from services.maze.injuries import Injury
 
 M = TypeVar("M", bound=BaseModel)
 # Typed inputs from the REST bodies' models: a tagged union is a `@oneOf` input.
@@ -105,6 +108,55 @@ async def _send(
     except EXPECTED as exc:
         return as_problem(exc)
     return shown_result(result)
+
+
+MazeEffectEnum: Any = convert(Effect, [], "MazeEffect", True)
+MazeInjuryEnum: Any = convert(Injury, [], "MazeInjury", True)
+MazeAbilityEnum: Any = convert(Ability, [], "MazeAbility", True)
+
+
+@strawberry.input(description="The die of each ability (6, 8, 10 or 12; one of each).")
+class CampaignAbilityDiceInput:
+    ready: int | None = UNSET
+    interaction: int | None = UNSET
+    surroundings: int | None = UNSET
+    navigation: int | None = UNSET
+
+
+@strawberry.input(description="A skill and its modifier.")
+class CampaignSkillInput:
+    name: str
+    modifier: int
+
+
+@strawberry.input(description="An injury on the sheet.")
+class CampaignSheetInjuryInput:
+    injury: MazeInjuryEnum
+    treated: bool = False
+
+
+@strawberry.input(
+    description="A runner's The Maze character sheet, as `POST /v1/maze/characters/validate` "
+    "checks it; `skills` is a list of {name, modifier} (REST: a map)."
+)
+class CampaignCharacterInput:
+    name: str
+    abilities: CampaignAbilityDiceInput
+    skills: list[CampaignSkillInput] | None = UNSET
+    traits: list[str] | None = UNSET
+    buddies: list[str] | None = UNSET
+    effects: list[MazeEffectEnum] | None = UNSET
+    injuries: list[CampaignSheetInjuryInput] | None = UNSET
+    checked_this_run: list[MazeAbilityEnum] | None = UNSET
+    is_pc: bool | None = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the REST body's `character` (fields given; abilities named; skills a map)."""
+        out: dict[str, Any] = {k: v for k, v in plain(self).items() if v is not None}
+        out["abilities"] = {k: v for k, v in out["abilities"].items() if v is not None}
+        if "skills" in out:
+            out["skills"] = {skill["name"]: skill["modifier"] for skill in out["skills"]}
+        return out
 
 
 @strawberry.type
@@ -203,10 +255,10 @@ class CampaignMutation:
         id: Id,
         token: str,
         runner: str,
-        character: JSON,
+        character: CampaignCharacterInput,
         command_id: str | None = None,
     ) -> CampaignCommandPayload:
-        fields = _fields(runner=runner, character=character, command_id=command_id)
+        fields = _fields(runner=runner, character=character.to_dict(), command_id=command_id)
         return await _send(
             info, id, token, rq.AddRunner, fields, lambda b, _: b.to_domain(),
             what="add runners",
