@@ -78,9 +78,10 @@ PACED_FLIPS = 2000
 FLIP_BUDGET_MS = 25.0
 TABLE_PACE = 0.5  # seconds between a session's flips in the paced case: a brisk table
 STARTUP_SECONDS = 60.0
-FLIP_MUTATION = """mutation($id: ID!, $t: String!, $c: JSON!) {
-  sendCommand(sessionId: $id, token: $t, command: $c) {
-    ... on CommandResult { version view } ... on Problem { code message } } }"""
+FLIP_MUTATION = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {
+  sendCommand(id: $id, token: $t, command: $c) {
+    ... on CommandResult { version view { ... on LabyrinthTableView { phase active } } }
+    ... on Problem { code message } } }"""
 
 
 def _free_port() -> int:
@@ -245,7 +246,8 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
                 else:
                     start = time.perf_counter()
                 if graphql:
-                    variables = {"id": table.session_id, "t": table.token, "c": command}
+                    flip = {k: v for k, v in command.items() if k != "type"}
+                    variables = {"id": table.session_id, "t": table.token, "c": {"flipCard": flip}}
                     response = await client.post(
                         f"{api}/graphql", json={"query": FLIP_MUTATION, "variables": variables}
                     )

@@ -3,11 +3,13 @@
 An output type resolves its fields by attribute on the pydantic instance the service
 returned (no copy), and recognises that instance in a union (`is_type_of`). Field names
 are camelCased by the schema. `Literal`s of strings and `Enum` classes become enums (an
-Enum class named as GRAPHQL_NAMES or `Named` says, else as itself); `Literal`s of ints,
-`int`; tuples, lists and sets, lists; `LongInt` the `Long` scalar; `Identifier` the `ID`
-scalar; a request's dict keyed by an enum (a profile's stats) an input with a field per
-member, named as the member's value; `FreeForm` the `JSON` scalar, recorded in
-FREE_FORM_FIELDS as a documented exception.
+Enum class named as GRAPHQL_NAMES or `Named` says, else as a `Literal` of the same values
+or as itself); `Literal`s of ints, `int`; tuples, lists and sets, lists; `LongInt` the
+`Long` scalar; `Identifier` the `ID` scalar; a request's dict keyed by an enum (a
+profile's stats) an input with a field per member, named as the member's value; a shown
+`dict[str, V]` a list of `{key value}` entries; a union of models a GraphQL union (or
+their interface); `FreeForm` the `JSON` scalar, recorded in FREE_FORM_FIELDS as a
+documented exception.
 """
 
 from __future__ import annotations
@@ -32,12 +34,16 @@ from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, IDENTIFIER, LONG, Nam
 _OUTPUTS: dict[type[BaseModel], Any] = {}
 _INPUTS: dict[type[BaseModel], Any] = {}
 _ENUMS: dict[str, tuple[Any, tuple[str, ...]]] = {}
-_KEYED: dict[str, Any] = {}
+_KEYED: dict[tuple[str, bool], Any] = {}
+_UNIONS: dict[str, Any] = {}
+_SEQUENCES = (list, tuple, set, frozenset)
+# Types that implement a generated interface: the schema lists them (a field typed as the
+# interface does not reach them).
+IMPLEMENTATIONS: list[Any] = []
 # Schema coordinates of every generated JSON field or argument ("Type.fieldName",
 # "Query.fieldName(argName)"): the documented free-form exceptions.
 FREE_FORM_FIELDS: set[str] = set()
 _PLAIN = (str, float, bool)
-_SEQUENCES = (list, tuple, set, frozenset)
 
 
 def _pascal(name: str) -> str:
@@ -70,10 +76,16 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         return JSON | None if tp is Any or _admits_none(tp) else JSON
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(members) != 1:
-            raise TypeError(f"{where}: only `X | None` unions map to GraphQL")
-        inner = convert(members[0], meta, where, is_input)
-        return inner | None
+        shared = _shared_interface([_bare(m) for m in members])
+        if len(members) > 1 and not is_input and shared is not None:
+            inner = output_type(shared)
+        elif len(members) > 1 and not is_input and all(_is_model(m) for m in members):
+            inner = _union(members, meta, where)
+        elif len(members) == 1:
+            inner = convert(members[0], meta, where, is_input)
+        else:
+            raise TypeError(f"{where}: only `X | None` and model unions map to GraphQL")
+        return inner | None if type(None) in typing.get_args(tp) else inner
     if origin is typing.Literal and all(type(a) is int for a in typing.get_args(tp)):
         return Long if LONG in meta else int
     if origin is typing.Literal:
@@ -81,10 +93,6 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         owner, _, field = where.partition(".")
         name = named[0] if named else GRAPHQL_NAMES.get(tp, owner + _pascal(field))
         return _enum(name, typing.get_args(tp))
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        named = [m.name for m in meta if isinstance(m, Named)]
-        name = named[0] if named else GRAPHQL_NAMES.get(tp, tp.__name__)
-        return _enum(name, tuple(str(m.value) for m in tp))
     if origin in _SEQUENCES:
         items = [a for a in typing.get_args(tp) if a is not Ellipsis]
         if len(items) != 1 or (origin is tuple and Ellipsis not in typing.get_args(tp)):
@@ -92,8 +100,12 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         return list[convert(items[0], [], where, is_input)]  # type: ignore[misc]
     if origin is dict and issubclass(typing.get_args(tp)[0], enum.Enum):
         return _keyed(typing.get_args(tp)[0], typing.get_args(tp)[1], where, is_input)
+    if origin is dict and typing.get_args(tp)[0] is str and not is_input:
+        return list[_entry(typing.get_args(tp)[1], where)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return input_type(tp) if is_input else output_type(tp)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return _enum_class(tp, meta)
     if tp is int:
         return Long if LONG in meta else int
     if tp is str and IDENTIFIER in meta:
@@ -103,9 +115,75 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
     raise TypeError(f"{where}: no GraphQL type for {tp!r} (mark free-form fields FreeForm)")
 
 
-def _description(model: type[BaseModel]) -> str | None:
-    doc = (model.__doc__ or "").strip()
-    return " ".join(doc.split()) or None
+def _enum_class(tp: type[enum.Enum], meta: list[Any]) -> Any:
+    """A Python enum as a GraphQL enum: named by `Named`, else by its area (GRAPHQL_NAMES),
+    else as a `Literal` of the same values declared elsewhere, else as the class."""
+    values = tuple(str(member.value) for member in tp)
+    named = [m.name for m in meta if isinstance(m, Named)]
+    if not named and tp in GRAPHQL_NAMES:
+        named = [GRAPHQL_NAMES[tp]]
+    if not named:
+        named = [name for name, (_, known) in _ENUMS.items() if known == values] or [tp.__name__]
+    return _enum(named[0], values)
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _bare(tp: Any) -> Any:
+    """`X` of `Annotated[X, ...]` (a tagged union member)."""
+    return typing.get_args(tp)[0] if typing.get_origin(tp) is typing.Annotated else tp
+
+
+def _shared_interface(members: list[Any]) -> type[BaseModel] | None:
+    """The interface model every member implements (a list of events: the interface)."""
+    if not members or not all(_is_model(m) for m in members):
+        return None
+    for base in members[0].__mro__[1:]:
+        if _is_model(base) and _is_interface(base) and all(issubclass(m, base) for m in members):
+            return base  # type: ignore[no-any-return]
+    return None
+
+
+def union_of(name: str, members: tuple[Any, ...]) -> Any:
+    """The GraphQL union `name` of these object types."""
+    parts: Any = typing.Union[members]  # noqa: UP007 - built at run time
+    return typing.Annotated[parts, strawberry.union(name)]
+
+
+def _union(members: list[Any], meta: list[Any], where: str) -> Any:
+    """A union of output models, named by its `Named` marker."""
+    named = [m.name for m in meta if isinstance(m, Named)]
+    if not named:
+        raise TypeError(f"{where}: a union of models needs a Named(...) marker")
+    found = _UNIONS.get(named[0])
+    if found is None:
+        parts: Any = typing.Union[tuple(output_type(m) for m in members)]  # noqa: UP007
+        found = _UNIONS[named[0]] = typing.Annotated[parts, strawberry.union(named[0])]
+    return found
+
+
+def _entry(value: Any, where: str) -> Any:
+    """A map's entry as GraphQL shows it (`{key, value}`): a map keyed by ids (a member's
+    id, a slot id) is a list of entries, its keys in the map's order."""
+    owner, _, field = where.partition(".")
+    name = owner + _pascal(field) + "Entry"
+    found = _KEYED.get((name, False))
+    if found is None:
+        cls: Any = type(name, (), {"__module__": __name__})
+        cls.__annotations__ = {"key": str, "value": convert(value, [], where, False)}
+        found = _KEYED[(name, False)] = strawberry.type(cls, name=name)
+    return found
+
+
+def _entries(field: str, entry: Any) -> Any:
+    """The resolver of a map field: its entries, in the map's order."""
+
+    def resolve(root: Any) -> list[Any]:
+        return [entry(key=k, value=v) for k, v in getattr(root, field).items()]
+
+    return resolve
 
 
 def _admits_none(tp: Any) -> bool:
@@ -117,17 +195,24 @@ def _admits_none(tp: Any) -> bool:
 def _keyed(keys: type[enum.Enum], value: Any, where: str, is_input: bool) -> Any:
     """A dict with a value for every member of `keys`, as an argument: an input type with
     a field per member, named as the member's value (`STR`, `DEX`, …)."""
+    owner, _, field = where.partition(".")
+    name = owner.removesuffix("Input") + _pascal(field) + ("Input" if is_input else "")
+    found = _KEYED.get((name, is_input))
+    if found is not None:
+        return found
+    inner = convert(value, [], where, is_input)
+    cls: Any = type(name, (), {"__module__": __name__})
+    cls.__annotations__ = {str(member.value): inner for member in keys}
     if not is_input:
         raise TypeError(f"{where}: a dict keyed by an enum maps to GraphQL inputs only")
-    owner, _, field = where.partition(".")
-    name = owner.removesuffix("Input") + _pascal(field) + "Input"
-    found = _KEYED.get(name)
-    if found is None:
-        inner = convert(value, [], where, is_input)
-        cls: Any = type(name, (), {"__module__": __name__})
-        cls.__annotations__ = {str(member.value): inner for member in keys}
-        found = _KEYED[name] = strawberry.input(cls, name=name)
-    return found
+    made = strawberry.input(cls, name=name)
+    _KEYED[(name, is_input)] = made
+    return made
+
+
+def _description(model: type[BaseModel]) -> str | None:
+    doc = (model.__doc__ or "").strip()
+    return " ".join(doc.split()) or None
 
 
 def type_name(model: type[BaseModel]) -> str:
@@ -135,25 +220,80 @@ def type_name(model: type[BaseModel]) -> str:
     return GRAPHQL_NAMES.get(model, model.__name__)
 
 
+def _is_interface(model: type[BaseModel]) -> bool:
+    return bool(model.__dict__.get("graphql_interface", False))
+
+
 def output_type(model: type[BaseModel]) -> Any:
-    """The GraphQL object type of `model`, named as the model (built once)."""
+    """The GraphQL object type of `model`, named as the model (built once).
+
+    A model whose class sets `graphql_interface = True` is an interface; its subclasses'
+    types implement it (listed in IMPLEMENTATIONS, for the schema) and are named with the
+    interface's `graphql_suffix` (`MazeStarted` → `MazeStartedEvent`).
+    """
     found = _OUTPUTS.get(model)
     if found is not None:
         return found
     model.model_rebuild()  # resolves forward references (self-referring models)
-    name = type_name(model)
-    cls: Any = type(name, (), {"__module__": __name__})
+    interface = _is_interface(model)
+    bases = tuple(
+        output_type(base)
+        for base in model.__mro__[1:]
+        if isinstance(base, type) and issubclass(base, BaseModel) and _is_interface(base)
+    )
+    name = type_name(model) + ("" if interface else getattr(model, "graphql_suffix", ""))
+    cls: Any = type(name, bases, {"__module__": __name__})
     _OUTPUTS[model] = cls  # before the fields: models may refer to themselves
-    cls.__annotations__ = {
-        field: convert(info.annotation, list(info.metadata), f"{name}.{field}", False)
-        for field, info in model.model_fields.items()
-    }
+    annotations = {}
+    loose = _nullable_in_siblings(model)
+    for field, info in model.model_fields.items():
+        where = f"{name}.{field}"
+        annotations[field] = convert(info.annotation, list(info.metadata), where, False)
+        if field in loose and not _admits_none(info.annotation):
+            annotations[field] = annotations[field] | None
+        if typing.get_origin(annotations[field]) is list and _is_map(info.annotation):
+            entry = typing.get_args(annotations[field])[0]
+            setattr(cls, field, strawberry.field(resolver=_entries(field, entry)))
+    cls.__annotations__ = annotations
+    description = _description(model)
+    if interface:
+        return strawberry.interface(cls, name=name, description=description)
     cls.is_type_of = classmethod(lambda _cls, obj, _info: isinstance(obj, model))
-    return strawberry.type(cls, name=name, description=_description(model))
+    made = strawberry.type(cls, name=name, description=description)
+    if bases:
+        IMPLEMENTATIONS.append(made)
+    return made
 
 
-def input_type(model: type[BaseModel]) -> Any:
-    """The GraphQL input type of a nested request model, `<Model>Input` (built once)."""
+def _nullable_in_siblings(model: type[BaseModel]) -> set[str]:
+    """Fields of an interface's implementation that another implementation declares
+    nullable: nullable here too, so a document may select both under one name (GraphQL
+    merges same-named fields of a union or interface only with one response shape)."""
+    interfaces = [
+        base
+        for base in model.__mro__[1:]
+        if isinstance(base, type) and issubclass(base, BaseModel) and _is_interface(base)
+    ]
+    out: set[str] = set()
+    for interface in interfaces:
+        for sibling in interface.__subclasses__():
+            out.update(
+                name
+                for name, info in sibling.model_fields.items()
+                if name in model.model_fields and _admits_none(info.annotation)
+            )
+    return out
+
+
+def _is_map(tp: Any) -> bool:
+    """A `dict[str, V]` (or `dict[str, V] | None`) field: GraphQL's list of entries."""
+    members = [a for a in typing.get_args(tp) if a is not type(None)] if _admits_none(tp) else [tp]
+    return len(members) == 1 and typing.get_origin(members[0]) is dict
+
+
+def input_type(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> Any:
+    """The GraphQL input type of a nested request model, `<Model>Input` (built once);
+    `skip` leaves fields out (a command's `type`, given by the field that holds it)."""
     found = _INPUTS.get(model)
     if found is not None:
         return found
@@ -163,25 +303,34 @@ def input_type(model: type[BaseModel]) -> Any:
     _INPUTS[model] = cls
     annotations = {}
     for field, info in model.model_fields.items():
-        where = f"{name}.{field}"
-        annotation = convert(info.annotation, list(info.metadata), where, True)
-        if not info.is_required():
-            annotation, default = _optional(info, annotation)
+        if field in skip:
+            continue
+        annotations[field], default = _slot(info, f"{name}.{field}")
+        if default is not _REQUIRED:
             setattr(cls, field, default)
-        annotations[field] = annotation
     cls.__annotations__ = annotations
     return strawberry.input(cls, name=name, description=_description(model))
 
 
-def _optional(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
-    """(annotation, default) of a field that may be left out: a scalar default is shown
-    in the schema; any other is UNSET (left to pydantic) and the field nullable."""
-    value = info.default  # PydanticUndefined under a default_factory
-    if isinstance(annotation, enum.EnumMeta) and value is not None:
-        return annotation, annotation(getattr(value, "value", value))  # shown as a member
-    if value is None or isinstance(value, int | str | float):
-        return annotation, value
-    return annotation | None, UNSET  # a list or model default: null meaning absent
+def chosen(value: Any, tag: str) -> dict[str, Any]:
+    """A `@oneOf` input's value as the tagged body it stands for (`{tag: key, ...}`)."""
+    ((key, fields),) = plain(value).items()
+    return {**(fields if isinstance(fields, dict) else {}), tag: key}
+
+
+def one_of_input(name: str, models: dict[str, type[BaseModel]], skip: frozenset[str]) -> Any:
+    """A `@oneOf` input: one field per model (`flip_card: FlipCardInput`), exactly one of
+    which a caller gives (a tagged union as GraphQL spells it); a model with no field
+    left is a Boolean (`true`)."""
+    cls: Any = type(name, (), {"__module__": __name__})
+    cls.__annotations__ = {
+        # A model with no field left is chosen by `true` (`rollInitiative: true`).
+        key: (input_type(m, skip) if set(m.model_fields) - skip else bool) | None
+        for key, m in models.items()
+    }
+    for key in models:
+        setattr(cls, key, UNSET)
+    return strawberry.input(cls, name=name, one_of=True)
 
 
 def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
@@ -192,12 +341,27 @@ def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
     """
     out = []
     for name, info in model.model_fields.items():
-        annotation = convert(info.annotation, list(info.metadata), f"{model.__name__}.{name}", True)
-        default: Any = UNSET
-        if not info.is_required():
-            annotation, default = _optional(info, annotation)
-        out.append((name, annotation, default))
+        annotation, default = _slot(info, f"{model.__name__}.{name}")
+        out.append((name, annotation, UNSET if default is _REQUIRED else default))
     return out
+
+
+_REQUIRED = object()
+
+
+def _slot(info: FieldInfo, where: str) -> tuple[Any, Any]:
+    """(annotation, default) of a request field as an argument or input field: a scalar
+    default is shown in the schema; another default (a list, a model) makes the slot
+    optional and nullable, UNSET (left to pydantic); a required field has no default."""
+    annotation = convert(info.annotation, list(info.metadata), where, True)
+    if info.is_required():
+        return annotation, _REQUIRED
+    value = info.default  # PydanticUndefined under a default_factory
+    if isinstance(annotation, enum.EnumMeta) and value is not None:
+        return annotation, annotation(getattr(value, "value", value))  # shown as a member
+    if value is None or isinstance(value, int | str | float):
+        return annotation, value
+    return annotation | None, UNSET
 
 
 def plain(value: Any) -> Any:

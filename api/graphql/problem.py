@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from strawberry.utils.str_converters import to_camel_case
 
 from api.bodies import validation_errors
-from api.problems import invalid_request_code
+from api.problems import InvalidRequest, invalid_request_code
 from services.errors import DomainError
 
 
@@ -53,11 +53,20 @@ class Problem:
         return cls(code=code, message=details, field=first or None)
 
 
-def graphql_problem(exc: ValidationError, prefix: str | None = None) -> Problem:
-    """A validation Problem whose `field` names the GraphQL argument (camelCase path),
-    under `prefix` when the model validated one argument."""
-    problem = Problem.from_validation(exc)
-    if problem.field is not None:
-        parts = [p if p.isdigit() else to_camel_case(p) for p in problem.field.split(".")]
-        problem.field = ".".join([prefix, *parts] if prefix else parts)
-    return problem
+EXPECTED = (DomainError, InvalidRequest, ValidationError)
+
+
+def as_problem(error: Exception) -> Problem:
+    """The Problem for an expected failure of a hand-written resolver (the REST codes;
+    a field path as GraphQL spells it, camelCase)."""
+    if isinstance(error, ValidationError):
+        return Problem.from_validation(error, camel=True)
+    if isinstance(error, InvalidRequest):
+        first = error.errors[0]["loc"] if error.errors else []
+        return Problem(
+            code=error.code,
+            message=error.detail,
+            field=".".join(str(p) for p in first) or None,
+        )
+    assert isinstance(error, DomainError)
+    return Problem.from_domain(error)

@@ -39,6 +39,7 @@ from api.graphql.errors import (
     coded_rule,
     report,
 )
+from api.graphql.generate import IMPLEMENTATIONS
 from api.graphql.scalars import SCALARS
 from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationSubscription
@@ -172,6 +173,7 @@ def _schema(introspection: bool) -> strawberry.Schema:
         subscription=Subscriptions,
         scalar_overrides=SCALARS,
         extensions=extensions,
+        types=IMPLEMENTATIONS,
     )
 
 

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.clients import authenticate_connection
 from api.graphql.context import Info, connection_param
-from api.graphql.sessions.errors import EXPECTED, as_problem
+from api.graphql.problem import EXPECTED, as_problem
 from api.graphql.usecases import payload
 from api.usecases import simulations
 from api.usecases.run import call_of

@@ -12,9 +12,8 @@ from api import tables
 from api.campaigns.access import campaigns_of
 from api.campaigns.access import grant_of as campaign_grant
 from api.graphql.context import Info
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.sessions.access import grant_of as session_grant
 from api.sessions.access import secret_of, sessions_of, tenant_of
 from api.sessions.revocation import revocations_of
@@ -97,7 +96,7 @@ class TablesMutation:
     async def create_session_join_code(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         member: str,
         code_ttl_seconds: Long | None = None,
@@ -105,7 +104,7 @@ class TablesMutation:
     ) -> JoinCodePayload:
         conn = info.context["request"]
         try:
-            grant = await session_grant(conn, str(session_id), token)
+            grant = await session_grant(conn, str(id), token)
             request = _code_request(member, code_ttl_seconds, token_ttl_seconds)
             made = await run_in_threadpool(
                 tables.session_code, tables.tables_of(conn), sessions_of(conn), grant, request
@@ -118,7 +117,7 @@ class TablesMutation:
     async def create_campaign_join_code(
         self,
         info: Info,
-        campaign_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         runner: str,
         code_ttl_seconds: Long | None = None,
@@ -126,7 +125,7 @@ class TablesMutation:
     ) -> JoinCodePayload:
         conn = info.context["request"]
         try:
-            grant = await campaign_grant(conn, str(campaign_id), token)
+            grant = await campaign_grant(conn, str(id), token)
             request = _code_request(runner, code_ttl_seconds, token_ttl_seconds)
             made = await run_in_threadpool(
                 tables.campaign_code, tables.tables_of(conn), campaigns_of(conn), grant, request

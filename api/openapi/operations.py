@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 from api.openapi.campaigns import campaign_operations
-from api.openapi.spec import BODY_ERRORS, Operation, Param, obj
-from api.openapi.tokens import (
-    FIRST_TOKENS,
-    ISSUED_TOKEN,
-    JOIN_CODE,
-    REVOCATION,
-    REVOKE_NOTE,
-    table_operations,
-)
+from api.openapi.spec import BODY_ERRORS, Operation, Param, Schema
+from api.openapi.tables import CreatedSession, JoinCode, Revocation, SessionToken
+from api.openapi.tokens import REVOKE_NOTE, table_operations
 from api.openapi.usecases import operations
 from api.sessions.commands import CommandBody
 from api.sessions.requests import SESSION_ID, CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import MAX_PAGE
 from api.tables import CreateJoinCode
 from api.usecases.rows import ROWS
+from services.labyrinth.shown import CommandResult, SessionEventPage, SessionView
 
 # Session calls add a refused role (403), an unknown session (404) and a conflict (409).
 SESSION_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
@@ -39,40 +34,104 @@ LIMIT_PARAM = Param(
 def session_operations() -> list[Operation]:
     """Labyrinth sessions: every call but creation carries a session role token."""
     one = "/v1/sessions/{session_id}"
-    view = obj(
-        "session_id:string", "role:string", "member:string?", "version:integer", "view:object"
-    )
-    sent = obj("version:integer", "duplicate:boolean", "events:array", "view:object")
-    created = obj("session_id:string", *FIRST_TOKENS, "version:integer")
-    token = obj(*ISSUED_TOKEN, "role:string", "member:string?")
-    events = obj("version:integer", "events:array")
     errors = SESSION_ERRORS
+    loose: Schema = {}  # replaced by each row's named `result`
     return [
-        Operation("post", "/v1/sessions", "createSession", "Start a labyrinth session",
-                  "sessions", CreateSession, created, status=201, errors=(*BODY_ERRORS, 503),
-                  description="The GM and spectator tokens are shown once."),
-        Operation("get", one, "getSession", "This viewer's view of a session", "sessions",
-                  None, view, errors=errors, session_token=True,
-                  params=(SESSION_ID_PARAM, VIEW_PARAM)),
-        Operation("post", f"{one}/tokens", "issueToken",
-                  "Issue a player or spectator token, or renew the GM's", "sessions",
-                  IssueToken, token, status=201, errors=errors, session_token=True,
-                  params=(SESSION_ID_PARAM,)),
-        Operation("post", f"{one}/join-codes", "createSessionJoinCode",
-                  "A single-use join code for a party member's seat", "sessions",
-                  CreateJoinCode, JOIN_CODE, status=201, errors=errors, session_token=True,
-                  params=(SESSION_ID_PARAM,)),
-        Operation("post", f"{one}/revocations", "revokeSessionTokens",
-                  "Revoke a token, a member's, a role's or every token", "sessions",
-                  RevokeTokens, REVOCATION, errors=errors, session_token=True,
-                  params=(SESSION_ID_PARAM,), description=REVOKE_NOTE),
-        Operation("post", f"{one}/commands", "sendCommand", "Send one command", "sessions",
-                  CommandBody, sent, errors=errors, session_token=True,
-                  params=(SESSION_ID_PARAM,)),
-        Operation("get", f"{one}/events", "getEvents", "This viewer's redacted events",
-                  "sessions", None, events, errors=errors, session_token=True,
-                  params=(SESSION_ID_PARAM, AFTER_PARAM, LIMIT_PARAM)),
-    ]  # fmt: skip
+        Operation(
+            "post",
+            "/v1/sessions",
+            "createSession",
+            "Start a labyrinth session",
+            "sessions",
+            CreateSession,
+            loose,
+            result=CreatedSession,
+            status=201,
+            errors=(*BODY_ERRORS, 503),
+            description="The GM and spectator tokens are shown once.",
+        ),
+        Operation(
+            "get",
+            one,
+            "getSession",
+            "This viewer's view of a session",
+            "sessions",
+            None,
+            loose,
+            result=SessionView,
+            errors=errors,
+            session_token=True,
+            params=(SESSION_ID_PARAM, VIEW_PARAM),
+        ),
+        Operation(
+            "post",
+            f"{one}/tokens",
+            "issueToken",
+            "Issue a player or spectator token, or renew the GM's",
+            "sessions",
+            IssueToken,
+            loose,
+            result=SessionToken,
+            status=201,
+            errors=errors,
+            session_token=True,
+            params=(SESSION_ID_PARAM,),
+        ),
+        Operation(
+            "post",
+            f"{one}/join-codes",
+            "createSessionJoinCode",
+            "A single-use join code for a party member's seat",
+            "sessions",
+            CreateJoinCode,
+            loose,
+            result=JoinCode,
+            status=201,
+            errors=errors,
+            session_token=True,
+            params=(SESSION_ID_PARAM,),
+        ),
+        Operation(
+            "post",
+            f"{one}/revocations",
+            "revokeSessionTokens",
+            "Revoke a token, a member's, a role's or every token",
+            "sessions",
+            RevokeTokens,
+            loose,
+            result=Revocation,
+            errors=errors,
+            session_token=True,
+            params=(SESSION_ID_PARAM,),
+            description=REVOKE_NOTE,
+        ),
+        Operation(
+            "post",
+            f"{one}/commands",
+            "sendCommand",
+            "Send one command",
+            "sessions",
+            CommandBody,
+            loose,
+            result=CommandResult,
+            errors=errors,
+            session_token=True,
+            params=(SESSION_ID_PARAM,),
+        ),
+        Operation(
+            "get",
+            f"{one}/events",
+            "getEvents",
+            "This viewer's redacted events",
+            "sessions",
+            None,
+            loose,
+            result=SessionEventPage,
+            errors=errors,
+            session_token=True,
+            params=(SESSION_ID_PARAM, AFTER_PARAM, LIMIT_PARAM),
+        ),
+    ]
 
 
 # The chart is an SVG document, not a row's JSON (api/rest/simulations.py).

@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from api.openapi.spec import Operation, Param, obj
+from api.openapi.spec import Operation, Param, Schema
+from api.openapi.tables import CampaignList, JoinedTable, SessionList
 from api.tables import MAX_LIST, JoinTable
 
-# A token response: the token (a secret), its id (to revoke it) and its expiry.
-ISSUED_TOKEN = ("token:string", "token_id:string", "expires_at:string")
-FIRST_TOKENS = (
-    "gm_token:string",
-    "gm_token_id:string",
-    "spectator_token:string",
-    "spectator_token_id:string",
-    "expires_at:string",
-)
-REVOCATION = obj("revoked:string", "gm_token:object?")
 REVOKE_NOTE = (
     "Name at most one of `token_id`, `member` and `role`; none revokes every token. Tokens "
     "of the scope issued until now are refused from then on (401 `token_revoked`), open "
@@ -22,15 +13,6 @@ REVOKE_NOTE = (
     "GM token."
 )
 
-JOIN_CODE = obj("code:string", "member:string", "expires_at:string", "token_ttl_seconds:integer")
-JOINED = obj(
-    "kind:string",
-    *ISSUED_TOKEN,
-    "role:string",
-    "member:string",
-    "session_id:string?",
-    "campaign_id:string?",
-)
 LIMIT = Param(
     "limit", "query", {"type": "integer", "minimum": 1, "maximum": MAX_LIST}, "Page size."
 )
@@ -41,17 +23,44 @@ CURSOR = Param(
 
 def table_operations() -> list[Operation]:
     """Joining a seat by code, and listing the tenant's tables (secret keys)."""
-    sessions = obj("sessions:array", "next_cursor:string?")
-    campaigns = obj("campaigns:array", "next_cursor:string?")
+    loose: Schema = {}  # replaced by each row's named `result`
     return [
-        Operation("get", "/v1/sessions", "listSessions", "The tenant's sessions, newest first",
-                  "sessions", None, sessions, errors=(401, 403, 422, 429),
-                  params=(LIMIT, CURSOR)),
-        Operation("get", "/v1/campaigns", "listCampaigns",
-                  "The tenant's campaigns, newest first", "campaigns", None, campaigns,
-                  errors=(401, 403, 422, 429), params=(LIMIT, CURSOR)),
-        Operation("post", "/v1/join", "joinTable", "Exchange a join code for a player token",
-                  "sessions", JoinTable, JOINED, status=201, errors=(401, 403, 404, 413, 422, 429),
-                  description="Single use: of racing exchanges exactly one succeeds; an "
-                  "unknown, used, expired or revoked code is 404 `join_code_not_found`."),
-    ]  # fmt: skip
+        Operation(
+            "get",
+            "/v1/sessions",
+            "listSessions",
+            "The tenant's sessions, newest first",
+            "sessions",
+            None,
+            loose,
+            result=SessionList,
+            errors=(401, 403, 422, 429),
+            params=(LIMIT, CURSOR),
+        ),
+        Operation(
+            "get",
+            "/v1/campaigns",
+            "listCampaigns",
+            "The tenant's campaigns, newest first",
+            "campaigns",
+            None,
+            loose,
+            result=CampaignList,
+            errors=(401, 403, 422, 429),
+            params=(LIMIT, CURSOR),
+        ),
+        Operation(
+            "post",
+            "/v1/join",
+            "joinTable",
+            "Exchange a join code for a player token",
+            "sessions",
+            JoinTable,
+            loose,
+            result=JoinedTable,
+            status=201,
+            errors=(401, 403, 404, 413, 422, 429),
+            description="Single use: of racing exchanges exactly one succeeds; an "
+            "unknown, used, expired or revoked code is 404 `join_code_not_found`.",
+        ),
+    ]

@@ -12,20 +12,8 @@ from pydantic import model_validator
 
 from api.usecases.markers import FreeForm, LongInt, Named
 from api.usecases.table import Result
+from services.dice.shown import DieFlag, RolledDie
 
-DieFlag = Annotated[
-    Literal[
-        "exploded",
-        "rerolled",
-        "dropped",
-        "success",
-        "failure",
-        "penetrated",
-        "compounded",
-        "clamped",
-    ],
-    Named("DieFlag"),
-]
 DieKind = Annotated[Literal["standard", "fate", "custom", "d66"], Named("DieKind")]
 NodeType = Annotated[
     Literal["dice", "number", "sum", "product", "negate", "group", "call", "dice_group"],
@@ -41,20 +29,6 @@ class RollCheck(Result):
     target: LongInt
     success: bool
     margin: LongInt
-
-
-class RolledDie(Result):
-    """One throw: its order, term and die indices, the face shown, the value counted."""
-
-    order: int
-    term: int
-    die: int
-    sides: int
-    face: LongInt
-    value: LongInt
-    active: bool
-    flags: list[DieFlag]
-    label: str | None = None  # the dice term's label (`1d8[fire]`)
 
 
 class RollThrow(Result):

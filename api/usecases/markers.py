@@ -1,4 +1,7 @@
-"""The generator's annotations (`services/markers.py`), for the API's own models."""
+"""The generator's markers (LongInt, Identifier, Named, FreeForm, GRAPHQL_NAMES): defined
+in services/markers.py, where the services' own models use them too."""
+
+from __future__ import annotations
 
 from services.markers import (
     FREE_FORM,

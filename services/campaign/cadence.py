@@ -17,9 +17,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import ConfigDict, Field, field_validator
 
+from services.markers import Named
 from services.maze.model import MazeModel
 
-Day = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+Day = Annotated[Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"], Named("Weekday")]
 DAYS: tuple[Day, ...] = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 # Weeks are counted from this Monday; any Monday would do (floor division handles before).

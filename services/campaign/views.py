@@ -38,6 +38,16 @@ _SECRET_EVENT_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+# Shown names that differ from the stored field's: one name has one type in every event
+# type (`runner` is a runner's id everywhere), so a GraphQL client selects every event
+# type in one document without aliases.
+_SHOWN_AS: dict[type, dict[str, str]] = {
+    ev.RunnerAdded: {"runner": "added"},
+    ev.RunEnded: {"run": "run_id"},
+    ev.BuddyLost: {"runners": "runner_ids"},
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Viewer:
     """Who is looking: the GM, a player (by runner id) or a spectator."""
@@ -101,6 +111,8 @@ def view_event(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
     """An event as this viewer may see it (None would hide it; every event is public in part)."""
     # The registered name (never a version-marked stored type, never the class's name).
     _, data = encode_event(event)
+    renamed = _SHOWN_AS.get(type(event), {})
+    data = {renamed.get(k, k): v for k, v in data.items()}
     out: dict[str, Any] = {"type": ev.EVENTS.name_of(event), **data}
     if viewer.role == "gm":
         return out

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from services.labyrinth.definition import MazeDefinition
 from services.labyrinth.profiles import PartyMember
 from services.labyrinth.vocab import Action, EncounterOutcome
+from services.markers import Named
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,7 +76,7 @@ class ResolveEncounter:
     outcome: EncounterOutcome
 
 
-Visibility = Literal["everyone", "gm", "whisper"]
+Visibility = Annotated[Literal["everyone", "gm", "whisper"], Named("RollVisibility")]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,7 +104,10 @@ class EndMaze:
 # GM overrides: the table rules otherwise, or a client mistake must be fixed. Each
 # carries the GM's `reason`, shown to the table with the override (docs/RULES.md).
 
-RiverDestination = Literal["discard", "game", "deck_top", "deck_bottom", "deck_shuffled"]
+RiverDestination = Annotated[
+    Literal["discard", "game", "deck_top", "deck_bottom", "deck_shuffled"],
+    Named("RiverDestination"),
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

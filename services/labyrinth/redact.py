@@ -153,16 +153,49 @@ _PUBLIC: dict[type, _Public] = {
 }
 
 
+# Shown names that differ from the stored field's: one name has one type in every event
+# type (`card` is a card everywhere; a GM's card id is `card_id`), so a GraphQL client
+# selects every event type in one document without aliases.
+_SHOWN_AS: dict[type, dict[str, str]] = {
+    ev.MazeStarted: {"cards": "all_cards"},
+    ev.DeckReshuffled: {"cards": "deck_size"},
+    ev.RightPathsForged: {"cards": "card_ids"},
+    ev.EncounterStarted: {"order": "combat_order"},
+    ev.MonsterCardAdded: {"card": "card_id"},
+    ev.MonsterCardRemoved: {"card": "card_id"},
+    ev.RiverCardMovedByGm: {"to": "destination"},
+}
+
+
 def redact(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
     """The viewer's version of an event (None would hide it; every event is public in part)."""
     # The registered name, never the class's: clients see the same `type` as the store.
     name = ev.EVENTS.name_of(event)
     if viewer.role == "gm":
-        return {"type": name, **jsonable(event)}
-    if isinstance(event, ev.DiceRolled):
-        return {"type": name, **_dice_rolled(event, viewer)}
-    public = _PUBLIC[type(event)](event, viewer.role == "player")
-    return {"type": name, **public}
+        shown = _gm(event)
+    elif isinstance(event, ev.DiceRolled):
+        shown = _dice_rolled(event, viewer)
+    else:
+        shown = _PUBLIC[type(event)](event, viewer.role == "player")
+    renamed = _SHOWN_AS.get(type(event))
+    if renamed:
+        shown = {renamed.get(k, k): v for k, v in shown.items()}
+    return {"type": name, **shown}
+
+
+# The GM's form of an event names the same count the table sees; the internal card ids
+# come beside it (one key, one type for every viewer).
+_GM_COUNTS: dict[type, str] = {ev.RiverDealt: "dealt", ev.TurnEnded: "discarded",
+                               ev.RiverCleared: "discarded"}  # fmt: skip
+
+
+def _gm(event: ev.Event) -> dict[str, Any]:
+    out: dict[str, Any] = jsonable(event)
+    key = _GM_COUNTS.get(type(event))
+    if key is not None:
+        out[f"{key}_cards"] = out[key]
+        out[key] = len(out[key])
+    return out
 
 
 def _dice_rolled(e: ev.DiceRolled, viewer: Viewer) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
 from tests.e2e.conftest import serve
+from tests.graphql_shapes import as_rest, fragments, spread, without_nulls
 
 pytestmark = pytest.mark.e2e
 
@@ -31,13 +32,12 @@ SHEETS = {
 }
 # A clearing with nothing to eat, where staying fed is out of reach (DC 60 at 0 supplies).
 STARVING = {"name": "Dry Glade", "supplies": 0, "rules": {"avoid_step": 1}}
-SUBSCRIPTION = """subscription($id: ID!, $after: Long!, $token: String) {
-  campaignEvents(campaignId: $id, after: $after, token: $token) {
-    __typename
-    ... on CampaignEvent { version type event }
-    ... on Problem { code message }
-  }
-}"""
+SUBSCRIPTION = f"""subscription($id: ID!, $after: Long!, $token: String) {{
+  campaignEvents(id: $id, after: $after, token: $token) {{
+    {spread("CampaignEventPayload")}
+  }}
+}}
+{fragments("CampaignEventPayload")}"""
 
 
 class Campaign:
@@ -87,6 +87,13 @@ class Campaign:
         return out
 
 
+def character_input(sheet: dict[str, Any]) -> dict[str, Any]:
+    """A REST sheet as GraphQL's CampaignCharacterInput (skills: a list of entries)."""
+    out = {k: v for k, v in sheet.items() if k != "skills"}
+    skills = sheet.get("skills", {})
+    return {**out, "skills": [{"name": k, "modifier": v} for k, v in skills.items()]}
+
+
 def supplies_numbers(document: Any) -> list[tuple[str, Any]]:
     """Every number under a key that speaks of supplies (but the rules' maximum), anywhere."""
     found: list[tuple[str, Any]] = []
@@ -126,7 +133,9 @@ def receive(ws: ClientConnection, count: int, timeout: float = 10) -> list[dict[
     while len(out) < count:
         message = json.loads(ws.recv(timeout=timeout))
         assert message["type"] == "next", message
-        out.append(message["payload"]["data"]["campaignEvents"])
+        shown = message["payload"]["data"]["campaignEvents"]
+        typed = shown["__typename"] != "Problem"
+        out.append(as_rest(shown, "CampaignEventPayload") if typed else shown)
     return out
 
 
@@ -255,16 +264,16 @@ def test_the_subscription_delivers_each_viewers_downtimes_and_resumes(
         advanced = campaign.ok("POST", "/advance", json={"through": 2})
         live = receive(ws, 2)
     assert [e["type"] for e in live] == ["DowntimePassed", "DowntimePassed"]
-    assert [e["event"]["index"] for e in live] == [0, 1]
+    assert [e["index"] for e in live] == [0, 1]
     assert [e["version"] for e in live] == [e["version"] for e in advanced["events"]]
     mine = campaign.ok("GET", "/events", campaign.players["r1"], params={"after": version})
-    assert [e["event"] for e in live] == mine["events"]
-    assert not supplies_numbers([e["event"] for e in backlog + live])
+    assert live == without_nulls(mine["events"])
+    assert not supplies_numbers(backlog + live)
     # Resuming is exclusive, as for sessions: after the last version received.
     with subscribe(server_url, campaign.id, campaign.gm, live[0]["version"]) as ws:
         (resumed,) = receive(ws, 1)
     assert resumed["version"] == live[1]["version"]
-    assert resumed["event"]["supplies_after"] == 0  # the GM's feed has the numbers
+    assert resumed["supplies_after"] == 0  # the GM's feed has the numbers
 
 
 def test_the_subscription_refuses_a_forged_token_as_a_problem(
@@ -287,10 +296,11 @@ def test_the_subscription_resumes_after_a_version_as_session_events_does(
     assert (first["version"], first["type"]) == (2, "RunnerAdded")
     with subscribe(server_url, campaign.id, campaign.gm, -1) as ws:
         (refused,) = receive(ws, 1)
-        assert refused == {
+        assert {k: refused[k] for k in ("__typename", "code", "message", "field")} == {
             "__typename": "Problem",
             "code": "invalid_request",
             "message": "after must be ≥ 0",
+            "field": "after",
         }
         assert json.loads(ws.recv(timeout=10))["type"] == "complete"
     # The old inclusive argument is gone: one name and one meaning for both feeds.
@@ -425,71 +435,97 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
         return data
 
     created = gql(
-        """mutation($cadence: JSON) { createCampaign(name: "Glade", supplies: 30,
-          cadence: $cadence) { ... on CreatedCampaign { campaignId gmToken version }
+        """mutation($cadence: CadenceInput, $rules: CampaignRulesInput) {
+          createCampaign(name: "Glade", supplies: 30, cadence: $cadence, rules: $rules) {
+          ... on CreatedCampaign { campaignId gmToken version }
           ... on Problem { code message } } }""",
-        cadence={"kind": "manual"},
+        cadence={"manual": True},
+        rules={"avoidStep": 3},
     )["createCampaign"]
     cid, gm = created["campaignId"], created["gmToken"]
     for runner in ("r1", "r2"):
         added = gql(
-            """mutation($id: ID!, $t: String!, $r: String!, $c: JSON!) {
-              addCampaignRunner(campaignId: $id, token: $t, runner: $r, character: $c) {
-              __typename ... on CommandResult { version } ... on Problem { code } } }""",
-            id=cid, t=gm, r=runner, c=SHEETS[runner],
+            """mutation($id: ID!, $t: String!, $r: String!, $c: CampaignCharacterInput!) {
+              addCampaignRunner(id: $id, token: $t, runner: $r, character: $c) {
+              __typename ... on CampaignCommandResult { version } ... on Problem { code } } }""",
+            id=cid, t=gm, r=runner, c=character_input(SHEETS[runner]),
         )["addCampaignRunner"]  # fmt: skip
-        assert added["__typename"] == "CommandResult", added
+        assert added["__typename"] == "CampaignCommandResult", added
     r1 = gql(
-        """mutation($id: ID!, $t: String!) { issueCampaignToken(campaignId: $id, token: $t,
-          role: "player", runner: "r1") { ... on CampaignToken { token runner } } }""",
+        """mutation($id: ID!, $t: String!) { issueCampaignToken(id: $id, token: $t,
+          role: PLAYER, runner: "r1") { ... on CampaignToken { token runner } } }""",
         id=cid,
         t=gm,
     )["issueCampaignToken"]
     assert r1["runner"] == "r1"
     choose = """mutation($id: ID!, $t: String!, $r: String!) { chooseCampaignActivity(
-      campaignId: $id, token: $t, runner: $r, activity: "gather") {
-      __typename ... on CommandResult { events } ... on Problem { code } } }"""
+      id: $id, token: $t, runner: $r, activity: GATHER) {
+      __typename ... on CampaignCommandResult { events { type } } ... on Problem { code } } }"""
     mine = gql(choose, id=cid, t=r1["token"], r="r1")["chooseCampaignActivity"]
     assert mine["events"][0]["type"] == "ActivityChosen"
     theirs = gql(choose, id=cid, t=r1["token"], r="r2")["chooseCampaignActivity"]
     assert theirs == {"__typename": "Problem", "code": "forbidden"}
     refused = gql(
-        """mutation($id: ID!, $t: String!) { advanceCampaign(campaignId: $id, token: $t) {
+        """mutation($id: ID!, $t: String!) { advanceCampaign(id: $id, token: $t) {
           ... on Problem { code } } }""",
         id=cid,
         t=r1["token"],
     )["advanceCampaign"]
     assert refused == {"code": "forbidden"}
     advanced = gql(
-        """mutation($id: ID!, $t: String!) { advanceCampaign(campaignId: $id, token: $t,
-          through: 2) { ... on CommandResult { version events } } }""",
+        """mutation($id: ID!, $t: String!) { advanceCampaign(id: $id, token: $t,
+          through: 2) { ... on CampaignCommandResult { version
+          events { ... on DowntimePassedEvent { index } } } } }""",
         id=cid,
         t=gm,
     )["advanceCampaign"]
     assert [e["index"] for e in advanced["events"]] == [0, 1]
     looked = gql(
         """query($id: ID!, $t: String!) { campaign(id: $id, token: $t) {
-          ... on CampaignView { role runner version view } } }""",
+          ... on CampaignView { role runner version view { downtime supplies } } } }""",
         id=cid,
         t=r1["token"],
     )["campaign"]
     assert looked["runner"] == "r1" and looked["view"]["downtime"] == 2
-    assert "supplies" not in looked["view"]
+    assert looked["view"]["supplies"] is None  # the GM's alone
     ticks = gql(
         """query($id: ID!, $t: String!) { campaignTicks(id: $id, token: $t, limit: 1) {
-          ... on CampaignTickPage { nextAfter ticks { version type event } } } }""",
+          ... on CampaignTickPage { nextAfter ticks { ...DowntimePassedEventFields } } } }
+        """
+        + fragments("DowntimePassedEvent"),
         id=cid,
         t=r1["token"],
     )["campaignTicks"]
-    assert ticks["ticks"][0]["event"]["index"] == 0 and ticks["nextAfter"]
-    assert not supplies_numbers(ticks)
+    assert ticks["ticks"][0]["index"] == 0 and ticks["nextAfter"]
+    assert not supplies_numbers([as_rest(t, "DowntimePassedEvent") for t in ticks["ticks"]])
     bad = gql(
-        """mutation($id: ID!, $t: String!) { setCampaignCadence(campaignId: $id, token: $t,
-          cadence: {kind: "interval", every_seconds: 0}) { ... on Problem { code field } } }""",
+        """mutation($id: ID!, $t: String!) { setCampaignCadence(id: $id, token: $t,
+          cadence: {interval: {everySeconds: 0}}) { ... on Problem { code field } } }""",
         id=cid,
         t=gm,
     )["setCampaignCadence"]
     assert bad["code"] == "invalid_request"
+    weekly = gql(
+        """mutation($id: ID!, $t: String!) { setCampaignCadence(id: $id, token: $t,
+          cadence: {weekly: {days: [MON, FRI], at: "19:30"}}) {
+          ... on CampaignCommandResult { view { cadence {
+            ... on CampaignWeeklyCadence { kind days at } } } } } }""",
+        id=cid,
+        t=gm,
+    )["setCampaignCadence"]
+    assert weekly["view"]["cadence"] == {"kind": "weekly", "days": ["mon", "fri"], "at": "19:30"}
+    adjusted = gql(
+        """mutation($id: ID!, $t: String!) { adjustCampaign(id: $id, token: $t,
+          adjustment: {supplies: {delta: -5, reason: "rats"}}) {
+          ... on CampaignCommandResult { events { type ... on SuppliesAdjustedEvent {
+            delta after reason } } } } }""",
+        id=cid,
+        t=gm,
+    )["adjustCampaign"]
+    assert adjusted["events"] == [
+        {"type": "SuppliesAdjusted", "delta": -5, "after": adjusted["events"][0]["after"],
+         "reason": "rats"}
+    ]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -516,8 +552,8 @@ def test_a_scheduled_campaign_ticks_on_its_own(clock_url: str) -> None:
             # The worker's first start can take a while; then a tick a second.
             ticks = receive(ws, 1, timeout=60) + receive(ws, 2, timeout=10)
         assert [t["type"] for t in ticks] == ["DowntimePassed"] * 3
-        assert [t["event"]["index"] for t in ticks] == [0, 1, 2]
-        assert all(t["event"]["due_at"] is not None for t in ticks)
+        assert [t["index"] for t in ticks] == [0, 1, 2]
+        assert all(t["due_at"] is not None for t in ticks)
         assert not supplies_numbers(ticks)
         campaign.ok("PUT", "/cadence", json={"cadence": {"kind": "manual"}})
         time.sleep(1.5)  # a tick already claimed may still land
@@ -654,10 +690,10 @@ def test_a_runner_sheet_is_checked_as_the_maze_api_checks_it(
     added = client.post(
         "/graphql",
         json={
-            "query": """mutation($id: ID!, $t: String!, $c: JSON!) {
-              addCampaignRunner(campaignId: $id, token: $t, runner: "r1", character: $c) {
+            "query": """mutation($id: ID!, $t: String!, $c: CampaignCharacterInput!) {
+              addCampaignRunner(id: $id, token: $t, runner: "r1", character: $c) {
               __typename ... on Problem { code message field } } }""",
-            "variables": {"id": campaign.id, "t": campaign.gm, "c": sheet},
+            "variables": {"id": campaign.id, "t": campaign.gm, "c": character_input(sheet)},
         },
     ).json()["data"]["addCampaignRunner"]
     assert added == {
@@ -711,20 +747,20 @@ def test_graphql_versions_and_counts_past_32_bits_get_the_apis_own_refusals(
     assert (created["code"], created["field"]) == ("invalid_request", "supplies")
     campaign = Campaign(client)
     campaign.add("r1")
-    ids = f'campaignId: "{campaign.id}", token: "{campaign.gm}"'
+    ids = f'id: "{campaign.id}", token: "{campaign.gm}"'
     cases = {
         f"advanceCampaign({ids}, through: {big})": ("invalid_request", "through"),
-        f'chooseCampaignActivity({ids}, runner: "r1", activity: "rest", downtime: {big})': (
+        f'chooseCampaignActivity({ids}, runner: "r1", activity: REST, downtime: {big})': (
             "invalid_request",
             "downtime",
         ),
-        f'chooseCampaignActivity({ids}, runner: "r1", activity: "rest", seenVersion: {big})': (
+        f'chooseCampaignActivity({ids}, runner: "r1", activity: REST, seenVersion: {big})': (
             "version_conflict",
             None,
         ),
-        f'issueCampaignToken({ids}, role: "spectator", ttlSeconds: {big})': (
+        f"issueCampaignToken({ids}, role: SPECTATOR, ttlSeconds: {big})": (
             "invalid_request",
-            "ttl_seconds",
+            "ttlSeconds",  # as the argument is spelled (GraphQL's camelCase)
         ),
     }
     for call, (code, field) in cases.items():
@@ -753,6 +789,6 @@ def test_a_partner_dying_in_the_maze_ends_buddy_for_the_one_left(client: httpx.C
         "POST", "/runs/deep/end", json={"results": [{"runner": "b1", "died": True}]}
     )
     assert [e["type"] for e in ended["events"]] == ["RunEnded", "BuddyLost"]
-    assert ended["events"][1]["runners"] == ["b1", "b2"]
+    assert ended["events"][1]["runner_ids"] == ["b1", "b2"]
     left = next(r for r in campaign.view()["runners"] if r["id"] == "b2")
     assert (left["character"]["traits"], left["character"]["buddies"]) == (["Party"], [])

@@ -126,11 +126,12 @@ def test_a_message_over_the_body_limit_closes_the_socket_with_1009(server: Serve
 
 
 def test_json_nested_a_few_levels_is_fine(http: httpx.Client) -> None:
-    variables = {"v": {"type": "FlipCard", "deep": json.loads("[" * 20 + "]" * 20)}}
-    query = """mutation($v: JSON!) { sendCommand(sessionId: "x", token: "y", command: $v) {
-        __typename } }"""
+    # A maze definition is the free-form JSON argument (sendCommand's command is typed).
+    variables = {"v": {"name": "Deep", "deep": json.loads("[" * 20 + "]" * 20)}}
+    query = """mutation($v: JSON) { createSession(party: [{id: "a", name: "A"}],
+        definition: $v) { __typename } }"""
     response = http.post("/graphql", json={"query": query, "variables": variables})
-    assert response.json() == {"data": {"sendCommand": {"__typename": "Problem"}}}
+    assert response.json() == {"data": {"createSession": {"__typename": "Problem"}}}
 
 
 def _ws(server: Server) -> ClientConnection:
@@ -195,7 +196,7 @@ def test_a_subscription_that_does_not_parse_closes_with_4400_and_logs_nothing(
     server: Server,
 ) -> None:
     token = "v1." + "p" * 40 + "." + "m" * 40  # shaped like a role token
-    query = f'subscription {{ sessionEvents(sessionId: "{"s" * 60}", token: "{token}" {{ x }}'
+    query = f'subscription {{ sessionEvents(id: "{"s" * 60}", token: "{token}" {{ x }}'
     with _ws(server) as ws:
         ws.send('{"type": "connection_init"}')
         assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"

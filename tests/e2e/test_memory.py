@@ -28,7 +28,7 @@ SUBSCRIPTIONS = 300
 CYCLES = 4
 PARTY = [{"id": "p1", "name": "Ash", "profile": {"system": "5e", "modifiers": {"STR": 4}}}]
 QUERY = """subscription($id: ID!, $after: Long!) {
-  sessionEvents(sessionId: $id, after: $after) { __typename ... on SessionEvent { version } }
+  sessionEvents(id: $id, after: $after) { __typename ... on SessionEvent { version } }
 }"""
 
 

@@ -113,7 +113,7 @@ def test_a_subscription_acts_for_the_key_in_its_connection_init(prod: Production
     with prod.client("acme") as acme:
         created = create_session(acme)
     ws_url = prod.url.replace("http", "ws", 1) + "/graphql"
-    query = """subscription($id: ID!) { sessionEvents(sessionId: $id) {
+    query = """subscription($id: ID!) { sessionEvents(id: $id) {
       __typename ... on SessionEvent { version } ... on Problem { code } } }"""
     seen = {}
     for name in ("acme", "globex"):
@@ -124,7 +124,7 @@ def test_a_subscription_acts_for_the_key_in_its_connection_init(prod: Production
             payload = {"query": query, "variables": {"id": created["session_id"]}}
             ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
             seen[name] = json.loads(ws.recv(timeout=10))["payload"]["data"]["sessionEvents"]
-    assert seen["acme"] == {"__typename": "SessionEvent", "version": 1}
+    assert seen["acme"] == {"__typename": "MazeStartedEvent", "version": 1}
     assert seen["globex"] == {"__typename": "Problem", "code": "session_not_found"}
 
 

@@ -65,7 +65,7 @@ def test_a_gm_reveal_is_shown_to_the_table_and_a_moved_card_stays_unseen(
     for token in table.players.values():
         event = latest(table, token, "RiverCardMovedByGm")
         assert event["card"] == {"face_up": False, "slot": moved_slot}
-        assert event["to"] == "deck_shuffled" and "deck" not in event
+        assert event["destination"] == "deck_shuffled" and "deck" not in event
     gm_event = latest(table, table.gm, "RiverCardMovedByGm")
     assert gm_event["card"]["card"] == moved_card and gm_event["deck"]  # the GM sees it all
     outputs: list[Any] = [table.events(t) for t in [*table.players.values(), table.spectator]]
@@ -163,11 +163,13 @@ def test_bad_overrides_are_refused_with_stable_codes(client: httpx.Client) -> No
 
 
 GQL_TURN = """mutation($id: ID!, $t: String!, $r: String!, $next: String) {
-  overrideTurn(sessionId: $id, token: $t, reason: $r, nextPlayer: $next) {
-    __typename ... on CommandResult { version events view } ... on Problem { code message } } }"""
-GQL_MOVE = """mutation($id: ID!, $t: String!, $c: String!, $to: String!, $r: String!) {
-  moveRiverCard(sessionId: $id, token: $t, card: $c, to: $to, reason: $r, refill: true) {
-    __typename ... on CommandResult { version events } ... on Problem { code field } } }"""
+  overrideTurn(id: $id, token: $t, reason: $r, nextPlayer: $next) {
+    __typename ... on CommandResult { version events { version type }
+      view { ... on LabyrinthGmView { active } } } ... on Problem { code message } } }"""
+GQL_MOVE = """mutation($id: ID!, $t: String!, $c: String!, $to: RiverDestination!, $r: String!) {
+  moveRiverCard(id: $id, token: $t, card: $c, to: $to, reason: $r, refill: true) {
+    __typename ... on CommandResult { version events { version type } }
+    ... on Problem { code field } } }"""
 
 
 def test_overrides_over_graphql_are_the_gms_alone_and_stream_to_players(
@@ -185,8 +187,10 @@ def test_overrides_over_graphql_are_the_gms_alone_and_stream_to_players(
     for token in (player, table.spectator):
         refused = gql(GQL_TURN, id=table.id, t=token, r=WHY)["overrideTurn"]
         assert refused["__typename"] == "Problem" and refused["code"] == "forbidden"
-    bad = gql(GQL_MOVE, id=table.id, t=table.gm, c=face_down(state)[0], to="hand", r=WHY)
-    assert bad["moveRiverCard"]["code"] == "invalid_request"
+    # An unknown destination is no `RiverDestination`: the schema refuses it (was a Problem).
+    variables = {"id": table.id, "t": table.gm, "c": face_down(state)[0], "to": "hand", "r": WHY}
+    bad = client.post("/graphql", json={"query": GQL_MOVE, "variables": variables}).json()
+    assert bad.get("data") is None and "RiverDestination" in json.dumps(bad["errors"]), bad
     version = table.get("", table.gm).json()["version"]
     ws_url = server_url.replace("http", "ws", 1) + "/graphql"
     with _subscribe(ws_url, table.id, table.players["p1"], version) as ws:
@@ -194,7 +198,7 @@ def test_overrides_over_graphql_are_the_gms_alone_and_stream_to_players(
         assert done["__typename"] == "CommandResult" and done["view"]["active"] == "p2"
         live = _next_events(ws, done["version"] - version)
     assert live[0]["type"] == "TurnOverridden"
-    assert live[0]["event"]["reason"] == WHY and live[0]["event"]["next_player"] == "p2"
-    assert_no_hidden_card(table, [e["event"] for e in live])
-    moved = gql(GQL_MOVE, id=table.id, t=table.gm, c=face_down(table.state())[0], to="game", r=WHY)
+    assert live[0]["reason"] == WHY and live[0]["next_player"] == "p2"
+    assert_no_hidden_card(table, live)
+    moved = gql(GQL_MOVE, id=table.id, t=table.gm, c=face_down(table.state())[0], to="GAME", r=WHY)
     assert moved["moveRiverCard"]["__typename"] == "CommandResult"

@@ -31,19 +31,23 @@ from tests.e2e.test_sessions_api import (
     policy,
     revealed_labels,
 )
+from tests.graphql_shapes import as_rest, command_input, fragments, spread, without_nulls
 
 pytestmark = pytest.mark.e2e
 
 SEED = "daedalus-table-1"
 MAX_STEPS = 600
 GRAPHQL_PLAYERS = {"p2"}  # the others play over REST
-SEND_COMMAND = """mutation($id: ID!, $t: String!, $c: JSON!) {
-  sendCommand(sessionId: $id, token: $t, command: $c) {
+SEND_COMMAND = f"""mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {{
+  sendCommand(id: $id, token: $t, command: $c) {{
     __typename
-    ... on CommandResult { version duplicate events view }
-    ... on Problem { code message }
-  }
-}"""
+    ... on CommandResult {{
+      version duplicate events {{ {spread("SessionEvent")} }} view {{ ...LabyrinthTableViewFields }}
+    }}
+    ... on Problem {{ code message }}
+  }}
+}}
+{fragments("SessionEvent", "LabyrinthTableView")}"""
 
 
 class Subscriber(threading.Thread):
@@ -164,7 +168,8 @@ def _connect(ws_url: str) -> ClientConnection:
 def _send(seat: Seat, session_id: str, member: str, command: dict[str, Any]) -> int:
     """Send `command` from `seat` (REST or GraphQL by member); the version it reached."""
     if member in GRAPHQL_PLAYERS:
-        result = seat.graphql(SEND_COMMAND, id=session_id, t=seat.token, c=command)["sendCommand"]
+        c = command_input(command)
+        result = seat.graphql(SEND_COMMAND, id=session_id, t=seat.token, c=c)["sendCommand"]
         assert result["__typename"] == "CommandResult", result
         assert not result["duplicate"]
         return int(result["version"])
@@ -201,7 +206,8 @@ def test_a_table_on_separate_connections_plays_to_escape(
                     seats[name].rest("GET", f"/v1/sessions/{session_id}")
                 seats["p2"].graphql(
                     "query($id: ID!, $t: String!) { session(id: $id, token: $t) {"
-                    " ... on SessionView { version view } } }",
+                    " ... on SessionView { version view { ... on LabyrinthTableView {"
+                    " phase river { slot faceUp kind label } } } } } }",
                     id=session_id,
                     t=seats["p2"].token,
                 )
@@ -223,12 +229,13 @@ def test_a_table_on_separate_connections_plays_to_escape(
         events = subscriber.messages[:-1]
         assert all(m["type"] == "next" for m in events), name
         shown = [m["payload"]["data"]["sessionEvents"] for m in events]
-        assert all(e["__typename"] == "SessionEvent" for e in shown), (name, shown[:1])
+        assert all(e["__typename"].endswith("Event") for e in shown), (name, shown[:1])
+        shown = [as_rest(e, "SessionEventPayload") for e in shown]
         # Every event of the game, once each and in order...
         assert [e["version"] for e in shown] == list(range(1, version + 1)), name
         # ...redacted exactly as the event history redacts it for this role.
-        feeds[name] = [e["event"] for e in shown]
-        assert feeds[name] == table.events(seats[name].token), name
+        feeds[name] = shown
+        assert feeds[name] == without_nulls(table.events(seats[name].token)), name
     assert feeds["gm"][-1]["type"] == "MazeEscaped"
     assert all(feed[-1]["type"] == "MazeEscaped" for feed in feeds.values())
     assert feeds["p1"] != feeds["gm"] and feeds["spectator"] != feeds["gm"]

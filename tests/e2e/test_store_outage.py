@@ -32,7 +32,7 @@ FAIL_WITHIN = 1.5  # seconds from the outage to the 503
 RECOVER_WITHIN = 1.0  # seconds from Redis answering again to the API answering again
 PARTY = [{"id": "p1", "name": "Ash"}, {"id": "p2", "name": "Bryn"}]
 SUBSCRIPTION = """subscription($id: ID!, $token: String) {
-  sessionEvents(sessionId: $id, after: 0, token: $token) {
+  sessionEvents(id: $id, after: 0, token: $token) {
     ... on SessionEvent { version }
     ... on Problem { code }
   }

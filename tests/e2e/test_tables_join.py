@@ -141,7 +141,7 @@ def test_join_codes_and_listing_answer_the_same_over_graphql(client: httpx.Clien
         return data
 
     made = gql(
-        """mutation($id: ID!, $t: String!) { createSessionJoinCode(sessionId: $id, token: $t,
+        """mutation($id: ID!, $t: String!) { createSessionJoinCode(id: $id, token: $t,
         member: "p1") { __typename ... on JoinCode { code member expiresAt } } }""",
         id=table.id,
         t=table.gm,

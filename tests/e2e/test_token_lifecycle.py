@@ -177,7 +177,7 @@ def test_removing_a_runner_revokes_their_campaign_tokens(
 def test_tokens_are_revoked_over_graphql_too(client: httpx.Client) -> None:
     table = Table(client)
     mutation = """mutation($id: ID!, $t: String!, $m: String) {
-      revokeSessionTokens(sessionId: $id, token: $t, member: $m) {
+      revokeSessionTokens(id: $id, token: $t, member: $m) {
         __typename ... on TokenRevocation { revoked gmToken { tokenId } }
         ... on Problem { code } } }"""
     variables = {"id": table.id, "t": table.gm, "m": "p1"}

@@ -60,7 +60,7 @@ def test_two_api_processes_serve_one_port_and_share_the_tables(
 
 
 FOLLOW = """subscription($id: ID!, $t: String) {
-  sessionEvents(sessionId: $id, token: $t, after: 0) { ... on SessionEvent { version } } }"""
+  sessionEvents(id: $id, token: $t, after: 0) { ... on SessionEvent { version } } }"""
 
 
 def _version(message: str | bytes) -> int:

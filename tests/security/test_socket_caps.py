@@ -25,7 +25,7 @@ from tests.security.probes import probing
 pytestmark = [pytest.mark.e2e]
 
 FOLLOW = """subscription($id: ID!, $t: String) {
-  sessionEvents(sessionId: $id, token: $t, after: 0) { __typename } }"""
+  sessionEvents(id: $id, token: $t, after: 0) { __typename } }"""
 
 
 @pytest.fixture(scope="module")

@@ -35,7 +35,7 @@ SOCKETS = 5
 ASKED = 101  # subscriptions asked per socket
 ROLLS = 300
 FOLLOW = """subscription($id: ID!, $t: String) {
-  sessionEvents(sessionId: $id, token: $t, after: 0) {
+  sessionEvents(id: $id, token: $t, after: 0) {
     __typename ... on SessionEvent { version type } ... on Problem { code } } }"""
 
 

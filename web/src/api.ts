@@ -229,14 +229,14 @@ export const chartUrl = (id: string): string => `/v1/simulations/${encodeURIComp
 // ---- live updates -------------------------------------------------------------------
 
 const SESSION_EVENTS = `subscription Follow($id: ID!, $token: String, $after: Long!) {
-  sessionEvents(sessionId: $id, token: $token, after: $after) {
+  sessionEvents(id: $id, token: $token, after: $after) {
     __typename
     ... on SessionEvent { version type }
     ... on Problem { code message }
   }
 }`;
 const CAMPAIGN_EVENTS = `subscription FollowCampaign($id: ID!, $token: String, $after: Long!) {
-  campaignEvents(campaignId: $id, token: $token, after: $after) {
+  campaignEvents(id: $id, token: $token, after: $after) {
     __typename
     ... on CampaignEvent { version type }
     ... on Problem { code message }

@@ -8,17 +8,15 @@ from starlette.concurrency import run_in_threadpool
 from api.campaigns import usecases
 from api.campaigns.access import ARGUMENT, campaigns_of, grant_of
 from api.campaigns.usecases import MAX_PAGE
-from api.graphql.campaigns.campaign_view import CampaignView
-from api.graphql.campaigns.pages import CampaignEventPage, CampaignTickPage
 from api.graphql.campaigns.payloads import (
     CampaignEventsPayload,
     CampaignTicksPayload,
     CampaignViewPayload,
 )
 from api.graphql.context import Info
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
+from services.campaign.shown import shown_look, shown_page, shown_ticks
 
 START = Long(0)  # the beginning of a campaign: every event
 
@@ -39,7 +37,7 @@ class CampaignQuery:
             looked = await run_in_threadpool(usecases.look, campaigns_of(conn), grant)
         except EXPECTED as exc:
             return as_problem(exc)
-        return CampaignView.from_domain(looked)
+        return shown_look(looked)
 
     @strawberry.field(description="The viewer's redacted campaign events after version `after`.")
     async def campaign_events(
@@ -56,7 +54,7 @@ class CampaignQuery:
             )
         except EXPECTED as exc:
             return as_problem(exc)
-        return CampaignEventPage.from_domain(page)
+        return shown_page(page)
 
     @strawberry.field(
         description="The viewer's downtimes (DowntimePassed) after version `after`, oldest first."
@@ -73,4 +71,4 @@ class CampaignQuery:
             page = await run_in_threadpool(usecases.ticks, campaigns_of(conn), grant, after, limit)
         except EXPECTED as exc:
             return as_problem(exc)
-        return CampaignTickPage.from_domain(page)
+        return shown_ticks(page)

@@ -13,13 +13,12 @@ import strawberry
 from api.campaigns.access import CONNECTION, grant_of
 from api.campaigns.stream import follow
 from api.clients import authenticate_connection
-from api.graphql.campaigns.campaign_event import CampaignEvent
 from api.graphql.campaigns.payloads import CampaignEventPayload
 from api.graphql.context import Info, connection_param
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.sessions.tokens import InvalidToken
+from services.campaign.shown import shown_event
 
 START = Long(0)  # the beginning of a campaign: every event
 
@@ -34,7 +33,7 @@ class CampaignSubscription:
     async def campaign_events(
         self,
         info: Info,
-        campaign_id: strawberry.ID,
+        id: strawberry.ID,
         token: str | None = None,
         after: Long = START,
     ) -> AsyncGenerator[CampaignEventPayload, None]:
@@ -45,13 +44,13 @@ class CampaignSubscription:
         try:
             authenticate_connection(conn, connection_param(info, "api_key"))
             grant = await grant_of(
-                conn, str(campaign_id), token or connection_param(info, "token"), CONNECTION
+                conn, str(id), token or connection_param(info, "token"), CONNECTION
             )
         except EXPECTED as exc:
             yield as_problem(exc)
             return
         try:
             async for shown in follow(conn, grant, after):
-                yield CampaignEvent.from_domain(shown)
+                yield shown_event(shown)
         except InvalidToken as exc:  # revoked while open: say so, then complete
             yield as_problem(exc)

@@ -10,25 +10,31 @@ from typing import Any
 import strawberry
 from starlette.concurrency import run_in_threadpool
 from strawberry.scalars import JSON
+from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.context import Info
+from api.graphql.generate import FREE_FORM_FIELDS, plain
+from api.graphql.problem import EXPECTED, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.created_session import CreatedSession
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.inputs import PartyMemberInput
 from api.graphql.sessions.overrides import GmOverrideMutation, SeenVersion
 from api.graphql.sessions.payloads import (
     CommandPayload,
+    CreatedSession,
     CreateSessionPayload,
     RevocationPayload,
+    SessionToken,
     SessionTokenPayload,
+    TableRoleEnum,
+    TokenRevocation,
 )
-from api.graphql.sessions.revocation import TokenRevocation
-from api.graphql.sessions.sending import send_fields
-from api.graphql.sessions.session_token import SessionToken
+from api.graphql.sessions.sending import SessionCommandInput, command_fields, send_fields
 from api.sessions import usecases
 from api.sessions.access import grant_of, now, secret_of, sessions_of
 from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
+
+# A maze definition is a content pack: the documented free-form argument (docs/API.md).
+FREE_FORM_FIELDS.add("Mutation.createSession(definition)")
 
 
 @strawberry.type
@@ -75,16 +81,16 @@ class SessionMutation(GmOverrideMutation):
     async def issue_session_token(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
-        role: str,
+        role: TableRoleEnum,
         member: str | None = None,
         ttl_seconds: Long | None = None,
     ) -> SessionTokenPayload:
         conn = info.context["request"]
         try:
-            grant = await grant_of(conn, str(session_id), token)
-            fields: dict[str, Any] = {"role": role, "member": member}
+            grant = await grant_of(conn, str(id), token)
+            fields: dict[str, Any] = {"role": plain(role), "member": member}
             if ttl_seconds is not None:
                 fields["ttl_seconds"] = ttl_seconds
             request = IssueToken.model_validate(fields)
@@ -102,17 +108,17 @@ class SessionMutation(GmOverrideMutation):
     async def revoke_session_tokens(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         token_id: str | None = None,
         member: str | None = None,
-        role: str | None = None,
+        role: TableRoleEnum | None = None,
     ) -> RevocationPayload:
         conn = info.context["request"]
         try:
-            grant = await grant_of(conn, str(session_id), token)
+            grant = await grant_of(conn, str(id), token)
             request = RevokeTokens.model_validate(
-                {"token_id": token_id, "member": member, "role": role}
+                {"token_id": token_id, "member": member, "role": plain(role)}
             )
             result = await run_in_threadpool(
                 usecases.revoke_in_session, sessions_of(conn), grant, request, secret_of(conn)
@@ -122,16 +128,18 @@ class SessionMutation(GmOverrideMutation):
         return TokenRevocation.from_domain(result)
 
     @strawberry.mutation(
-        description="Send a command ({type: FlipCard, player, card, ...}) as the token allows."
+        description="Send one command as the token allows: `command` gives exactly one "
+        "field, named for the command's type (`{flipCard: {player, card}}`)."
     )
     async def send_command(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
-        command: JSON,
+        command: SessionCommandInput,
         seen_version: SeenVersion = None,
         command_id: str | None = None,
     ) -> CommandPayload:
-        fields = dict(command) if isinstance(command, dict) else {"type": command}
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        fields = command_fields(command)
+        within = "command." + to_camel_case(next(iter(plain(command))))
+        return await send_fields(info, str(id), token, fields, seen_version, command_id, within)

@@ -12,8 +12,9 @@ from typing import Annotated, Any
 import strawberry
 
 from api.graphql.context import Info
+from api.graphql.generate import plain
 from api.graphql.scalars import Long
-from api.graphql.sessions.payloads import CommandPayload
+from api.graphql.sessions.payloads import ActionEnum, CommandPayload, RiverDestinationEnum
 from api.graphql.sessions.sending import send_fields
 
 Reason = Annotated[
@@ -46,7 +47,7 @@ class GmOverrideMutation:
     async def override_member(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         member: str,
         reason: Reason,
@@ -62,7 +63,7 @@ class GmOverrideMutation:
             asleep_turns=asleep_turns,
             in_play=in_play,
         )
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: end the running turn now, as any turn ends (a pending choice or "
@@ -72,7 +73,7 @@ class GmOverrideMutation:
     async def override_turn(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
         next_player: str | None = None,
@@ -80,7 +81,7 @@ class GmOverrideMutation:
         command_id: CommandId = None,
     ) -> CommandPayload:
         fields = _given(type="OverrideTurn", reason=reason, next_player=next_player)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: turn a face-down river card face up for the table, without "
@@ -89,7 +90,7 @@ class GmOverrideMutation:
     async def reveal_river_card(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         card: RiverCard,
         reason: Reason,
@@ -97,7 +98,7 @@ class GmOverrideMutation:
         command_id: CommandId = None,
     ) -> CommandPayload:
         fields = _given(type="RevealRiverCard", card=card, reason=reason)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: move a river card `to` discard | game | deck_top | deck_bottom | "
@@ -107,17 +108,17 @@ class GmOverrideMutation:
     async def move_river_card(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         card: RiverCard,
-        to: str,
+        to: RiverDestinationEnum,
         reason: Reason,
         refill: bool = False,
         seen_version: SeenVersion = None,
         command_id: CommandId = None,
     ) -> CommandPayload:
-        fields = _given(type="MoveRiverCard", card=card, to=to, refill=refill, reason=reason)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        fields = _given(type="MoveRiverCard", card=card, to=plain(to), refill=refill, reason=reason)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: set the Right Path count (at the goal the party escapes) and/or "
@@ -126,7 +127,7 @@ class GmOverrideMutation:
     async def override_score(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
         right_paths: int | None = None,
@@ -140,7 +141,7 @@ class GmOverrideMutation:
             right_paths=right_paths,
             monster_points=monster_points,
         )
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: set the locked actions and/or those out of the game (forge_a_path, "
@@ -150,11 +151,11 @@ class GmOverrideMutation:
     async def override_actions(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
-        locked: list[str] | None = None,
-        removed: list[str] | None = None,
+        locked: list[ActionEnum] | None = None,
+        removed: list[ActionEnum] | None = None,
         action_taken: bool | None = None,
         seen_version: SeenVersion = None,
         command_id: CommandId = None,
@@ -162,11 +163,11 @@ class GmOverrideMutation:
         fields = _given(
             type="OverrideActions",
             reason=reason,
-            locked=locked,
-            removed=removed,
+            locked=plain(locked),
+            removed=plain(removed),
             action_taken=action_taken,
         )
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)
 
     @strawberry.mutation(
         description="GM: hand-pick the pending trap (`row`, 0-based, of the maze's trap "
@@ -175,7 +176,7 @@ class GmOverrideMutation:
     async def override_trap(
         self,
         info: Info,
-        session_id: strawberry.ID,
+        id: strawberry.ID,
         token: str,
         reason: Reason,
         row: int | None = None,
@@ -184,4 +185,4 @@ class GmOverrideMutation:
         command_id: CommandId = None,
     ) -> CommandPayload:
         fields = _given(type="OverrideTrap", reason=reason, row=row, dc=dc)
-        return await send_fields(info, str(session_id), token, fields, seen_version, command_id)
+        return await send_fields(info, str(id), token, fields, seen_version, command_id)

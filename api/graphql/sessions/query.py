@@ -6,15 +6,13 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from api.graphql.context import Info
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
-from api.graphql.sessions.event_page import SessionEventPage
 from api.graphql.sessions.payloads import SessionEventsPayload, SessionViewPayload
-from api.graphql.sessions.session_view import SessionView
 from api.sessions import usecases
 from api.sessions.access import grant_of, sessions_of
 from api.sessions.usecases import MAX_PAGE
+from services.labyrinth.shown import shown_look, shown_page
 
 START = Long(0)  # the beginning of a session: every event
 
@@ -31,7 +29,7 @@ class SessionQuery:
             looked = await run_in_threadpool(usecases.look, sessions_of(conn), grant, as_gm)
         except EXPECTED as exc:
             return as_problem(exc)
-        return SessionView.from_domain(looked)
+        return shown_look(looked)
 
     @strawberry.field(description="The viewer's redacted events after version `after`.")
     async def session_events(
@@ -45,4 +43,4 @@ class SessionQuery:
             page = await run_in_threadpool(usecases.history, sessions_of(conn), grant, after, limit)
         except EXPECTED as exc:
             return as_problem(exc)
-        return SessionEventPage.from_domain(page)
+        return shown_page(page)

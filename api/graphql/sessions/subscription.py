@@ -14,14 +14,13 @@ import strawberry
 
 from api.clients import authenticate_connection
 from api.graphql.context import Info, connection_param
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.graphql.scalars import Long
-from api.graphql.sessions.errors import EXPECTED, as_problem
 from api.graphql.sessions.payloads import SessionEventPayload
-from api.graphql.sessions.session_event import SessionEvent
 from api.sessions.access import grant_of
 from api.sessions.stream import follow
 from api.sessions.tokens import InvalidToken
+from services.labyrinth.shown import shown_event
 
 START = Long(0)  # the beginning of a session: every event
 
@@ -32,7 +31,7 @@ class Subscription:
         description="The viewer's redacted events after version `after`, then live, in order."
     )
     async def session_events(
-        self, info: Info, session_id: strawberry.ID, token: str | None = None, after: Long = START
+        self, info: Info, id: strawberry.ID, token: str | None = None, after: Long = START
     ) -> AsyncGenerator[SessionEventPayload, None]:
         conn = info.context["request"]
         if after < 0:
@@ -40,12 +39,12 @@ class Subscription:
             return
         try:
             authenticate_connection(conn, connection_param(info, "api_key"))
-            grant = await grant_of(conn, str(session_id), token or connection_param(info, "token"))
+            grant = await grant_of(conn, str(id), token or connection_param(info, "token"))
         except EXPECTED as exc:
             yield as_problem(exc)
             return
         try:
             async for shown in follow(conn, grant, after):
-                yield SessionEvent.from_domain(shown)
+                yield shown_event(shown)
         except InvalidToken as exc:  # revoked while open: say so, then complete
             yield as_problem(exc)

@@ -11,7 +11,9 @@ from services.campaign.decide import decide
 from services.campaign.events import Event
 from services.campaign.evolve import evolve
 from services.campaign.rules import CampaignRules
+from services.campaign.shown import CampaignStateView, shown_event
 from services.campaign.state import CampaignState, initial
+from services.campaign.views import GM, SPECTATOR, Viewer, view_event, view_state
 from services.dice import SimRng
 from services.errors import DomainError
 from tests.unit.campaign.menu import command_for
@@ -73,3 +75,27 @@ def test_state_snapshots_round_trip_at_every_step(seed: int, picks: list[int]) -
         folded = evolve(folded, event)
         assert decode_state(encode_state(folded)) == folded
     assert folded == state
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.lists(st.integers(0, 10**9), max_size=80),
+    RULE_SETS,
+    st.integers(0, 100),
+)
+def test_every_event_and_view_has_its_typed_shape_for_every_viewer(
+    seed: int, picks: list[int], campaign_rules: CampaignRules, supplies: int
+) -> None:
+    # What GraphQL serves is the redacted JSON checked against services/campaign/shown.py:
+    # every key declared, nothing added (the redaction stays exactly as strict).
+    state, events = play(seed, picks, campaign_rules, supplies)
+    viewers = [GM, SPECTATOR, *(Viewer.player(r.id) for r in state.runners[:2])]
+    for viewer in viewers:
+        for version, event in enumerate(events, 1):
+            shown = {"version": version, **(view_event(event, viewer) or {})}
+            typed = shown_event(shown)
+            assert typed.model_dump(mode="json", exclude_unset=True) == shown
+        view = view_state(state, viewer)
+        typed_view = CampaignStateView.model_validate(view)
+        assert typed_view.model_dump(mode="json", exclude_unset=True) == view

@@ -305,7 +305,7 @@ def test_a_face_down_card_moved_by_the_gm_goes_where_told_unseen(to: RiverDestin
     assert shown == {
         "type": "RiverCardMovedByGm",
         "card": {"face_up": False, "slot": slot},
-        "to": to,
+        "destination": to,  # shown as `destination` (docs/PROTOCOL.md: one name, one type)
         "reason": WHY,
     }
     assert '"slot"' not in json.dumps(redact(new[0], SPECTATOR))
