@@ -80,7 +80,8 @@ TABLE_PACE = 0.5  # seconds between a session's flips in the paced case: a brisk
 STARTUP_SECONDS = 60.0
 FLIP_MUTATION = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {
   sendCommand(id: $id, token: $t, command: $c) {
-    ... on CommandResult { version view { ... on LabyrinthTableView { phase active } } }
+    ... on CommandResult { version view { ... on LabyrinthTableView {
+      phase active river { slot faceUp } } } }
     ... on Problem { code message } } }"""
 
 
@@ -252,6 +253,14 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
                         f"{api}/graphql", json={"query": FLIP_MUTATION, "variables": variables}
                     )
                     result = response.json()["data"]["sendCommand"]
+                    if "view" in result:  # as REST spells it, for the next flip
+                        shown = result["view"]
+                        result["view"] = {
+                            "phase": shown["phase"].lower(),
+                            "river": [
+                                {"slot": c["slot"], "face_up": c["faceUp"]} for c in shown["river"]
+                            ],
+                        }
                 else:
                     response = await client.post(
                         f"{api}/v1/sessions/{table.session_id}/commands",
