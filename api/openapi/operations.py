@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from api.openapi.campaigns import campaign_operations
-from api.openapi.spec import BODY_ERRORS, Operation, Param, Schema
+from api.openapi.spec import BODY_ERRORS, Operation, Param, with_token
 from api.openapi.tables import CreatedSession, JoinCode, Revocation, SessionToken
 from api.openapi.tokens import REVOKE_NOTE, table_operations
 from api.openapi.usecases import operations
@@ -33,105 +33,29 @@ LIMIT_PARAM = Param(
 
 def session_operations() -> list[Operation]:
     """Labyrinth sessions: every call but creation carries a session role token."""
-    one = "/v1/sessions/{session_id}"
-    errors = SESSION_ERRORS
-    loose: Schema = {}  # replaced by each row's named `result`
+    ids = (SESSION_ID_PARAM,)
+    op = with_token("/v1/sessions/{session_id}", "sessions", SESSION_ERRORS, ids)
     return [
-        Operation(
-            "post",
-            "/v1/sessions",
-            "createSession",
-            "Start a labyrinth session",
-            "sessions",
-            CreateSession,
-            loose,
-            result=CreatedSession,
-            status=201,
-            errors=(*BODY_ERRORS, 503),
-            description="The GM and spectator tokens are shown once.",
-        ),
-        Operation(
-            "get",
-            one,
-            "getSession",
-            "This viewer's view of a session",
-            "sessions",
-            None,
-            loose,
-            result=SessionView,
-            errors=errors,
-            session_token=True,
-            params=(SESSION_ID_PARAM, VIEW_PARAM),
-        ),
-        Operation(
-            "post",
-            f"{one}/tokens",
-            "issueToken",
-            "Issue a player or spectator token, or renew the GM's",
-            "sessions",
-            IssueToken,
-            loose,
-            result=SessionToken,
-            status=201,
-            errors=errors,
-            session_token=True,
-            params=(SESSION_ID_PARAM,),
-        ),
-        Operation(
-            "post",
-            f"{one}/join-codes",
-            "createSessionJoinCode",
-            "A single-use join code for a party member's seat",
-            "sessions",
-            CreateJoinCode,
-            loose,
-            result=JoinCode,
-            status=201,
-            errors=errors,
-            session_token=True,
-            params=(SESSION_ID_PARAM,),
-        ),
-        Operation(
-            "post",
-            f"{one}/revocations",
-            "revokeSessionTokens",
-            "Revoke a token, a member's, a role's or every token",
-            "sessions",
-            RevokeTokens,
-            loose,
-            result=Revocation,
-            errors=errors,
-            session_token=True,
-            params=(SESSION_ID_PARAM,),
-            description=REVOKE_NOTE,
-        ),
-        Operation(
-            "post",
-            f"{one}/commands",
-            "sendCommand",
-            "Send one command",
-            "sessions",
-            CommandBody,
-            loose,
-            result=CommandResult,
-            errors=errors,
-            session_token=True,
-            params=(SESSION_ID_PARAM,),
-        ),
-        Operation(
-            "get",
-            f"{one}/events",
-            "getEvents",
-            "This viewer's redacted events",
-            "sessions",
-            None,
-            loose,
-            result=SessionEventPage,
-            errors=errors,
-            session_token=True,
-            params=(SESSION_ID_PARAM, AFTER_PARAM, LIMIT_PARAM),
-        ),
-    ]
+        Operation("post", "/v1/sessions", "createSession", "Start a labyrinth session",
+                  "sessions", CreateSession, {}, result=CreatedSession, status=201,
+                  errors=(*BODY_ERRORS, 503),
+                  description="The GM and spectator tokens are shown once."),
+        op("get", "", "getSession", "This viewer's view of a session", None, SessionView,
+           params=(SESSION_ID_PARAM, VIEW_PARAM)),
+        op("post", "/tokens", "issueToken",
+           "Issue a player or spectator token, or renew the GM's", IssueToken, SessionToken,
+           status=201),
+        op("post", "/join-codes", "createSessionJoinCode",
+           "A single-use join code for a party member's seat", CreateJoinCode, JoinCode,
+           status=201),
+        op("post", "/revocations", "revokeSessionTokens",
+           "Revoke a token, a member's, a role's or every token", RevokeTokens, Revocation,
+           description=REVOKE_NOTE),
+        op("post", "/commands", "sendCommand", "Send one command", CommandBody,
+           CommandResult),
+        op("get", "/events", "getEvents", "This viewer's redacted events", None,
+           SessionEventPage, params=(SESSION_ID_PARAM, AFTER_PARAM, LIMIT_PARAM)),
+    ]  # fmt: skip
 
 
 # The chart is an SVG document, not a row's JSON (api/rest/simulations.py).

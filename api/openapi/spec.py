@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,3 +89,29 @@ class Operation:
     media_type: str = "application/json"
     result: type[BaseModel] | None = None  # a named schema, replacing `response`
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def with_token(
+    prefix: str, tag: str, errors: tuple[int, ...], params: tuple[Param, ...]
+) -> Callable[..., Operation]:
+    """A maker of the operations of one table (a session's, a campaign's): each carries
+    its role token, answers a named `result`, and takes `errors` and `params` unless it
+    says otherwise. `make(method, path under prefix, operationId, summary, body, result)`."""
+
+    def make(
+        method: str,
+        path: str,
+        name: str,
+        summary: str,
+        body: type[BaseModel] | None,
+        result: type[BaseModel],
+        **extra: Any,
+    ) -> Operation:
+        extra.setdefault("errors", errors)
+        extra.setdefault("params", params)
+        return Operation(
+            method, prefix + path, name, summary, tag, body, {}, result=result,
+            session_token=True, **extra,
+        )  # fmt: skip
+
+    return make

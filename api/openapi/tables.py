@@ -27,28 +27,25 @@ class IssuedToken(_Shape):
     expires_at: str
 
 
-class CreatedSession(_Shape):
+class _FirstTokens(_Shape):
+    gm_token: str
+    gm_token_id: str
+    spectator_token: str
+    spectator_token_id: str
+    expires_at: str
+    version: LongInt
+
+
+class CreatedSession(_FirstTokens):
     """A new session: its id, version and first role tokens (secrets, shown once)."""
 
     session_id: str
-    gm_token: str
-    gm_token_id: str
-    spectator_token: str
-    spectator_token_id: str
-    expires_at: str
-    version: LongInt
 
 
-class CreatedCampaign(_Shape):
+class CreatedCampaign(_FirstTokens):
     """A new campaign: its id, version and first role tokens (secrets, shown once)."""
 
     campaign_id: str
-    gm_token: str
-    gm_token_id: str
-    spectator_token: str
-    spectator_token_id: str
-    expires_at: str
-    version: LongInt
 
 
 class SessionToken(IssuedToken):

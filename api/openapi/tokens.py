@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api.openapi.spec import Operation, Param, Schema
+from api.openapi.spec import Operation, Param
 from api.openapi.tables import CampaignList, JoinedTable, SessionList
 from api.tables import MAX_LIST, JoinTable
 
@@ -23,44 +23,17 @@ CURSOR = Param(
 
 def table_operations() -> list[Operation]:
     """Joining a seat by code, and listing the tenant's tables (secret keys)."""
-    loose: Schema = {}  # replaced by each row's named `result`
+    listed = (401, 403, 422, 429)
     return [
-        Operation(
-            "get",
-            "/v1/sessions",
-            "listSessions",
-            "The tenant's sessions, newest first",
-            "sessions",
-            None,
-            loose,
-            result=SessionList,
-            errors=(401, 403, 422, 429),
-            params=(LIMIT, CURSOR),
-        ),
-        Operation(
-            "get",
-            "/v1/campaigns",
-            "listCampaigns",
-            "The tenant's campaigns, newest first",
-            "campaigns",
-            None,
-            loose,
-            result=CampaignList,
-            errors=(401, 403, 422, 429),
-            params=(LIMIT, CURSOR),
-        ),
-        Operation(
-            "post",
-            "/v1/join",
-            "joinTable",
-            "Exchange a join code for a player token",
-            "sessions",
-            JoinTable,
-            loose,
-            result=JoinedTable,
-            status=201,
-            errors=(401, 403, 404, 413, 422, 429),
-            description="Single use: of racing exchanges exactly one succeeds; an "
-            "unknown, used, expired or revoked code is 404 `join_code_not_found`.",
-        ),
-    ]
+        Operation("get", "/v1/sessions", "listSessions", "The tenant's sessions, newest first",
+                  "sessions", None, {}, result=SessionList, errors=listed,
+                  params=(LIMIT, CURSOR)),
+        Operation("get", "/v1/campaigns", "listCampaigns",
+                  "The tenant's campaigns, newest first", "campaigns", None, {},
+                  result=CampaignList, errors=listed, params=(LIMIT, CURSOR)),
+        Operation("post", "/v1/join", "joinTable", "Exchange a join code for a player token",
+                  "sessions", JoinTable, {}, result=JoinedTable, status=201,
+                  errors=(401, 403, 404, 413, 422, 429),
+                  description="Single use: of racing exchanges exactly one succeeds; an "
+                  "unknown, used, expired or revoked code is 404 `join_code_not_found`."),
+    ]  # fmt: skip
