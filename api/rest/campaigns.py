@@ -252,22 +252,23 @@ async def end_campaign(request: Request) -> Response:
     )
 
 
-async def get_ticks(request: Request) -> Response:
-    """GET /v1/campaigns/{id}/ticks?after=N&limit=M: this viewer's downtimes, oldest first."""
+async def _page(request: Request, use_case: Callable[..., Any], default_limit: int) -> Response:
+    """A page of `use_case` after `?after=N` (default 0), at most `?limit=M` long."""
     grant = await _grant(request)
     after = int_param(request, "after", 0, 0, 2**62)
-    limit = int_param(request, "limit", 50, 1, MAX_PAGE)
-    page = await run_in_threadpool(usecases.ticks, campaigns_of(request), grant, after, limit)
+    limit = int_param(request, "limit", default_limit, 1, MAX_PAGE)
+    page = await run_in_threadpool(use_case, campaigns_of(request), grant, after, limit)
     return JSONResponse(page)
+
+
+async def get_ticks(request: Request) -> Response:
+    """GET /v1/campaigns/{id}/ticks?after=N&limit=M: this viewer's downtimes, oldest first."""
+    return await _page(request, usecases.ticks, 50)
 
 
 async def get_events(request: Request) -> Response:
     """GET /v1/campaigns/{id}/events?after=N&limit=M: this viewer's redacted events."""
-    grant = await _grant(request)
-    after = int_param(request, "after", 0, 0, 2**62)
-    limit = int_param(request, "limit", 100, 1, MAX_PAGE)
-    page = await run_in_threadpool(usecases.history, campaigns_of(request), grant, after, limit)
-    return JSONResponse(page)
+    return await _page(request, usecases.history, 100)
 
 
 _ONE = "/campaigns/{campaign_id:str}"

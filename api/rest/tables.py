@@ -3,6 +3,9 @@ and the tenant's tables (`GET /sessions`, `GET /campaigns`), as api/tables.py de
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -23,26 +26,24 @@ _guarded = guarded("Role token refused")
 NO_STORE = {"Cache-Control": "no-store"}
 
 
+async def _join_code(
+    request: Request, grant: Any, make: Callable[..., Any], service: Any
+) -> Response:
+    body = await read_model(request, tables.CreateJoinCode)
+    made = await run_in_threadpool(make, tables.tables_of(request), service, grant, body)
+    return JSONResponse(made, status_code=201, headers=NO_STORE)
+
+
 async def session_join_code(request: Request) -> Response:
     """POST /v1/sessions/{id}/join-codes (GM): a join code for one party member's seat."""
-    session_id = request.path_params["session_id"]
-    grant = await session_grant(request, session_id, bearer(request))
-    body = await read_model(request, tables.CreateJoinCode)
-    made = await run_in_threadpool(
-        tables.session_code, tables.tables_of(request), sessions_of(request), grant, body
-    )
-    return JSONResponse(made, status_code=201, headers=NO_STORE)
+    grant = await session_grant(request, request.path_params["session_id"], bearer(request))
+    return await _join_code(request, grant, tables.session_code, sessions_of(request))
 
 
 async def campaign_join_code(request: Request) -> Response:
     """POST /v1/campaigns/{id}/join-codes (GM): a join code for one runner."""
-    campaign_id = request.path_params["campaign_id"]
-    grant = await campaign_grant(request, campaign_id, bearer(request))
-    body = await read_model(request, tables.CreateJoinCode)
-    made = await run_in_threadpool(
-        tables.campaign_code, tables.tables_of(request), campaigns_of(request), grant, body
-    )
-    return JSONResponse(made, status_code=201, headers=NO_STORE)
+    grant = await campaign_grant(request, request.path_params["campaign_id"], bearer(request))
+    return await _join_code(request, grant, tables.campaign_code, campaigns_of(request))
 
 
 async def join(request: Request) -> Response:

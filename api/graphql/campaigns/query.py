@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
@@ -21,10 +24,18 @@ from services.campaign.shown import shown_look, shown_page, shown_ticks
 START = Long(0)  # the beginning of a campaign: every event
 
 
-def _bad_page(after: int, limit: int) -> Problem | None:
+async def _paged(
+    info: Info, id: str, token: str, after: int, limit: int, use_case: Callable[..., Any]
+) -> Any:
+    """A page of `use_case` for the token's viewer, or the Problem refusing it."""
     if after < 0 or not 1 <= limit <= MAX_PAGE:
         return Problem(code="invalid_request", message=f"after ≥ 0 and 1 ≤ limit ≤ {MAX_PAGE}")
-    return None
+    conn = info.context["request"]
+    try:
+        grant = await grant_of(conn, id, token, ARGUMENT)
+        return await run_in_threadpool(use_case, campaigns_of(conn), grant, after, limit)
+    except EXPECTED as exc:
+        return as_problem(exc)
 
 
 @strawberry.type
@@ -43,18 +54,8 @@ class CampaignQuery:
     async def campaign_events(
         self, info: Info, id: strawberry.ID, token: str, after: Long = START, limit: int = 100
     ) -> CampaignEventsPayload:
-        conn = info.context["request"]
-        refused = _bad_page(after, limit)
-        if refused is not None:
-            return refused
-        try:
-            grant = await grant_of(conn, str(id), token, ARGUMENT)
-            page = await run_in_threadpool(
-                usecases.history, campaigns_of(conn), grant, after, limit
-            )
-        except EXPECTED as exc:
-            return as_problem(exc)
-        return shown_page(page)
+        page = await _paged(info, str(id), token, after, limit, usecases.history)
+        return page if isinstance(page, Problem) else shown_page(page)
 
     @strawberry.field(
         description="The viewer's downtimes (DowntimePassed) after version `after`, oldest first."
@@ -62,13 +63,5 @@ class CampaignQuery:
     async def campaign_ticks(
         self, info: Info, id: strawberry.ID, token: str, after: Long = START, limit: int = 50
     ) -> CampaignTicksPayload:
-        conn = info.context["request"]
-        refused = _bad_page(after, limit)
-        if refused is not None:
-            return refused
-        try:
-            grant = await grant_of(conn, str(id), token, ARGUMENT)
-            page = await run_in_threadpool(usecases.ticks, campaigns_of(conn), grant, after, limit)
-        except EXPECTED as exc:
-            return as_problem(exc)
-        return shown_ticks(page)
+        page = await _paged(info, str(id), token, after, limit, usecases.ticks)
+        return page if isinstance(page, Problem) else shown_ticks(page)
