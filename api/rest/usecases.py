@@ -1,6 +1,6 @@
 """The generic REST adapter: one Starlette route per use-case row.
 
-Path parameters with the body (POST, PUT) or the query string (GET, DELETE) → the row's
+The body (POST, PUT), or the path parameters and query string (GET, DELETE) → the row's
 request model → its service → its result model → JSON. A body that does not validate is
 `invalid_request` problem+json whose `errors[].loc` are the request model's snake_case
 field paths; domain errors reach the app's handlers (api/problems.py). Fields a result
@@ -31,22 +31,6 @@ def _query(request: Request, model: type[BaseModel]) -> BaseModel:
         raise InvalidRequest(detail, validation_errors(exc)) from None
 
 
-async def _body(request: Request, model: type[BaseModel]) -> BaseModel:
-    parsed = parse_model(await read_body(request), model)
-    if not request.path_params:
-        return parsed
-    return _with_path(parsed, request.path_params)
-
-
-def _with_path(parsed: BaseModel, path: dict[str, Any]) -> BaseModel:
-    """The body's model with the path's parameters (validated as the model's fields)."""
-    try:
-        return type(parsed).model_validate({**parsed.model_dump(exclude_unset=True), **path})
-    except ValidationError as exc:
-        detail = f"path parameters do not match {type(parsed).__name__}"
-        raise InvalidRequest(detail, validation_errors(exc)) from None
-
-
 def render(result: BaseModel, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A result model as JSON, leaving out what it did not set."""
     body = result.model_dump_json(exclude_unset=True)
@@ -56,12 +40,16 @@ def render(result: BaseModel, status: int = 200, headers: dict[str, str] | None 
 def route(row: UseCase) -> Route:
     """The route serving `row` at its path under /v1."""
 
+    if row.method in ("POST", "PUT") and row.path_params:
+        # Its JSON body would also carry the path's fields (and so would its OpenAPI body).
+        raise TypeError(f"{row.name}: path parameters are for GET and DELETE rows")
+
     async def endpoint(request: Request) -> Response:
         args: Any = None
         if row.request is not None and row.method in ("GET", "DELETE"):
             args = _query(request, row.request)
         elif row.request is not None:
-            args = await _body(request, row.request)
+            args = parse_model(await read_body(request), row.request)
         result = await execute(row, args, request, "rest")
         return render(result, row.status, row.headers(result) if row.headers else None)
 

@@ -74,9 +74,9 @@ class UseCase:
     the request itself already took one token at the door. `headers` gives a REST
     answer's headers from its result (a job's `Location`, `Cache-Control`).
 
-    A `{name}` in the path is the request model's field `name` (GraphQL: the argument);
-    a GET or DELETE takes its other fields from the query string, a POST or PUT from
-    its JSON body.
+    A POST or PUT takes its request from its JSON body. A GET or DELETE takes it from
+    the query string, and a `{name}` in its path is the request model's field `name`
+    (GraphQL: the argument); a POST or PUT row with a path parameter is refused.
     """
 
     name: str

@@ -27,6 +27,7 @@ from api.graphql.scalars import Long
 from api.graphql.schema import schema
 from api.models import FairRollRequest, RollRequest
 from api.openapi.usecases import params
+from api.rest.usecases import route as rest_route
 from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, FreeForm, LongInt, Named
 from api.usecases.rows import ROWS
 from api.usecases.simulations import Policy, SimulationRequest
@@ -227,3 +228,9 @@ def test_a_nested_input_field_with_a_default_may_be_left_out() -> None:
     assert fields["tags"].default is UNSET
     given = plain(convert(Inner, [], "Outer.inner", True)(needed=1))
     assert Outer.model_validate({"inner": given}).inner == Inner(needed=1)
+
+
+def test_a_post_row_with_a_path_parameter_is_refused() -> None:
+    start = next(row for row in ROWS if row.name == "startSimulation")
+    with pytest.raises(TypeError, match="path parameters are for GET and DELETE"):
+        rest_route(dataclasses.replace(start, path="/simulations/{id}"))
