@@ -286,4 +286,5 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
             lapse = float(CLOCK_ENV["DAEDALUS_BEAT_LOCK_TIMEOUT"]) + 1
             wait_until(lambda: not client.exists(lock), lapse, "the lock to lapse")
         else:
-            assert not client.exists(lock)  # a beat stopped cleanly releases its lock at once
+            # A beat stopped cleanly releases its lock at once.
+            assert not client.exists(lock), f"the beat exited with {stopped.returncode}"
