@@ -24,7 +24,7 @@ from starlette.types import ExceptionHandler
 
 from api import openapi, problems, rest, web
 from api.clients import KeyRing, load_keyring
-from api.graphql import DaedalusGraphQL
+from api.graphql.schema import DaedalusGraphQL
 from api.metrics import Metrics, metrics_endpoint, watch_workers
 from api.middleware.access_log import AccessLog
 from api.middleware.api_keys import ApiKeys

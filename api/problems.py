@@ -138,6 +138,9 @@ def problem(
 
 def domain_title(error: DomainError) -> str:
     """The title of a domain error: by its own code, else by its family's."""
+    own: str | None = getattr(error, "title", None)
+    if own:
+        return own
     candidates = [error.code] + [getattr(cls, "code", "") for cls in type(error).__mro__]
     found = [TITLES[code] for code in candidates if code in TITLES]
     return found[0] if found else "Request refused"
@@ -170,6 +173,7 @@ def domain_problem(error: DomainError) -> JSONResponse:
         headers=retry_after(error),
         position=error.position,
         expected=error.expected,
+        **getattr(error, "problem_fields", {}),
     )
 
 

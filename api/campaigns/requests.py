@@ -7,11 +7,14 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator, model_validator
 
-from api.sessions.tokens import DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS, MIN_TTL_SECONDS
+from api.tables.tokens import DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS, MIN_TTL_SECONDS
 from services.campaign import commands as cmd
 from services.campaign.cadence import Cadence, ManualCadence
 from services.campaign.model import Activity
 from services.campaign.rules import CampaignRules
+from services.labyrinth.commands import Visibility
+from services.labyrinth.shown import TableRole
+from services.markers import LongInt, Named
 from services.maze import usecases as maze
 from services.maze.character import Character, Issue
 from services.maze.effects import Effect
@@ -31,7 +34,9 @@ RunnerId = Annotated[str, Field(pattern=RUNNER_ID, min_length=1, max_length=64)]
 RunId = Annotated[str, Field(pattern=CAMPAIGN_ID, min_length=1, max_length=64)]
 Reason = Annotated[str, Field(min_length=1, max_length=200)]
 # `maze` is set by starting a run, never chosen.
-Choosable = Literal["idle", "gather", "farm", "build", "rest", "treat"]
+Choosable = Annotated[
+    Literal["idle", "gather", "farm", "build", "rest", "treat"], Named("ChoosableActivity")
+]
 
 
 class _Strict(BaseModel):
@@ -41,7 +46,7 @@ class _Strict(BaseModel):
 class _Command(_Strict):
     """What every campaign command body may carry: a retry key and the version seen."""
 
-    seen_version: int | None = Field(default=None, ge=0, le=2**62)
+    seen_version: LongInt | None = Field(default=None, ge=0, le=2**62)
     command_id: str | None = Field(default=None, min_length=8, max_length=128)
 
 
@@ -75,9 +80,11 @@ class IssueCampaignToken(_Strict):
     tokens last up to 30 days.
     """
 
-    role: Literal["gm", "player", "spectator"]
+    role: TableRole
     runner: RunnerId | None = None
-    ttl_seconds: int = Field(default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS)
+    ttl_seconds: LongInt = Field(
+        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
+    )
 
     @model_validator(mode="after")
     def _runner_for_players(self) -> IssueCampaignToken:
@@ -96,6 +103,10 @@ class InvalidCharacter(MazeError):
         listed = "; ".join(f"{i.code}: {i.message}" for i in issues)
         super().__init__(f"the character breaks The Maze's rules ({listed})", code=issues[0].code)
         self.issues = issues
+        # As /v1/maze/characters/validate lists them: every rule the sheet breaks.
+        self.title = "Character sheet refused"
+        self.problem_fields = {"issues": [i.model_dump() for i in issues]}
+        self.field = "character"
 
 
 def check_character(character: Character) -> Character:
@@ -139,7 +150,7 @@ class RollDice(_Command):
     runner: RunnerId | None = None
     expression: str = Field(min_length=1, max_length=200)
     label: str | None = Field(default=None, min_length=1, max_length=64)
-    visibility: Literal["everyone", "gm", "whisper"] = "everyone"
+    visibility: Visibility = "everyone"
     to: list[RunnerId] = Field(default=[], max_length=16)
 
     def to_domain(self) -> cmd.RollDice:
@@ -158,7 +169,7 @@ class ChooseActivity(_Command):
 
     runner: RunnerId
     activity: Choosable
-    downtime: int | None = Field(default=None, ge=0, le=MAX_DOWNTIME)
+    downtime: LongInt | None = Field(default=None, ge=0, le=MAX_DOWNTIME)
     target_runner: RunnerId | None = None
     target_injury: str | None = Field(
         default=None,
@@ -297,7 +308,7 @@ class Advance(_Command):
     downtimes (`duplicate: true`), even for `advance {}`.
     """
 
-    through: int | None = Field(default=None, ge=1, le=MAX_DOWNTIME)
+    through: LongInt | None = Field(default=None, ge=1, le=MAX_DOWNTIME)
 
 
 class EndCampaign(_Command):

@@ -8,44 +8,30 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from api.campaigns.access import campaign_id_of, not_found, subject
-from api.campaigns.requests import MAX_ADVANCE, Advance, CreateCampaign, IssueCampaignToken
+from api.campaigns.requests import MAX_ADVANCE, Advance, CreateCampaign
 from api.problems import InvalidRequest
-from api.sessions.access import scoped_command_id
-from api.sessions.requests import RevokeTokens
-from api.sessions.revocation import now_ms, revoke
-from api.sessions.tokens import Forbidden, RoleToken, issue_token
+from api.tables.access import scoped_command_id
+from api.tables.kind import MAX_PAGE, Kind
+from api.tables.revocation import now_ms
+from api.tables.tokens import Forbidden, RoleToken
 from services.campaign import CampaignState, Viewer, view_event, view_state
 from services.campaign.codec import decode_event
 from services.campaign.commands import RemoveRunner
-from services.campaign.errors import UNKNOWN_RUNNER, CampaignError
+from services.campaign.errors import CAMPAIGN_NOT_FOUND, UNKNOWN_RUNNER, CampaignError
 from services.dice import SystemRng
 from services.store.campaigns import CampaignClock
 from services.store.errors import WrongExpectedVersion
-from services.store.model import RecordedEvent
 from services.store.revocations import Revocations
 from services.store.sessions import Executed, SessionService
 from services.store.tables import Tables
 
-MAX_PAGE = 500
 # A tick page reads at most this many events looking for ticks (then gives a cursor).
 MAX_SCAN = 5000
 TICK = "DowntimePassed"
 
 Campaigns = SessionService[CampaignState]
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """A new campaign and its first two tokens."""
-
-    campaign_id: str
-    gm_token: str
-    spectator_token: str
-    version: int
 
 
 def viewer_of(grant: RoleToken) -> Viewer:
@@ -57,15 +43,31 @@ def viewer_of(grant: RoleToken) -> Viewer:
     return Viewer.spectator()
 
 
-def redacted(recorded: RecordedEvent, viewer: Viewer) -> dict[str, Any] | None:
-    """A stored event as this viewer may see it, with its version in the campaign."""
-    shown = view_event(decode_event(recorded.type, recorded.data), viewer)
-    return None if shown is None else {"version": recorded.version, **shown}
+def not_found() -> CampaignError:
+    """No such campaign for this caller's tenant (whether it exists elsewhere is not said)."""
+    return CampaignError("no such campaign", code=CAMPAIGN_NOT_FOUND)
 
 
-def feed(events: Sequence[RecordedEvent], viewer: Viewer) -> list[dict[str, Any]]:
-    """Stored events as this viewer may see them, in order."""
-    return [e for e in (redacted(r, viewer) for r in events) if e is not None]
+def _unknown_runner(runner: str) -> CampaignError:
+    return CampaignError(f"unknown runner {runner!r}", code=UNKNOWN_RUNNER)
+
+
+# Campaign role tokens are role tokens whose subject is `campaign:<id>` and whose member
+# is a runner id: a session's and a campaign's can never pass for each other.
+CAMPAIGNS: Kind[CampaignState, Viewer] = Kind(
+    noun="campaign",
+    seat="runner",
+    prefix="campaign:",
+    service_of=lambda runtime, tenant: runtime.campaigns_for(tenant),
+    viewer_of=viewer_of,
+    view=view_state,
+    redact=lambda recorded, viewer: view_event(decode_event(recorded.type, recorded.data), viewer),
+    missing=not_found,
+    absent=not_found,
+    has_seat=lambda state, runner: state.runner(runner) is not None,
+    unknown_seat=_unknown_runner,
+    fixed_seats=False,
+)
 
 
 def create(
@@ -75,31 +77,16 @@ def create(
     secret: bytes,
     now: int,
     at: float,
-) -> Created:
-    """Start a campaign and put it on the schedule; the GM and spectator tokens come back."""
+) -> dict[str, Any]:
+    """Start a campaign and put it on the schedule; its id and version, and the GM and
+    spectator tokens."""
     campaign_id = uuid.uuid4().hex
     done = campaigns.execute(campaign_id, request.to_domain(at), SystemRng(), seen_version=0)
     clock.reschedule(campaign_id, done.state, version=done.version)
     tenant, ttl = campaigns.store.keys.tenant, request.token_ttl_seconds
     Tables(campaigns.store.client, campaigns.store.keys).add("campaigns", campaign_id, now_ms())
-    return Created(
-        campaign_id,
-        issue_token(secret, subject(campaign_id), "gm", now, ttl_seconds=ttl, tenant=tenant),
-        issue_token(secret, subject(campaign_id), "spectator", now, ttl_seconds=ttl, tenant=tenant),
-        done.version,
-    )
-
-
-def _require_created(campaigns: Campaigns, campaign_id: str) -> CampaignState:
-    loaded = campaigns.load(campaign_id)
-    if loaded.version == 0:
-        raise not_found()
-    return loaded.state
-
-
-def _require_gm(grant: RoleToken, what: str) -> None:
-    if grant.role != "gm":
-        raise Forbidden(f"only the GM may {what}")
+    tokens = CAMPAIGNS.first_tokens(secret, campaign_id, now, ttl, tenant)
+    return {"campaign_id": campaign_id, **tokens, "version": done.version}
 
 
 def authorize(grant: RoleToken, runner: str | None, what: str) -> None:
@@ -114,37 +101,12 @@ def authorize(grant: RoleToken, runner: str | None, what: str) -> None:
         raise Forbidden("a player may only act for their own runner")
 
 
-def issue(
-    campaigns: Campaigns,
-    grant: RoleToken,
-    request: IssueCampaignToken,
-    secret: bytes,
-    now: int,
-) -> str:
-    """GM: a player token (bound to one runner of the campaign) or a spectator token."""
-    _require_gm(grant, "issue tokens")
-    state = _require_created(campaigns, campaign_id_of(grant))
-    if request.runner is not None and state.runner(request.runner) is None:
-        raise CampaignError(f"unknown runner {request.runner!r}", code=UNKNOWN_RUNNER)
-    return issue_token(
-        secret,
-        grant.session_id,
-        request.role,
-        now,
-        request.runner,
-        request.ttl_seconds,
-        tenant=grant.tenant,
-        # In ms, after any revocation made until now (which covers the same second).
-        now_ms=max(now_ms(), now * 1000),
-    )
-
-
 def _result(done: Sequence[Executed[CampaignState]], viewer: Viewer) -> dict[str, Any]:
     last = done[-1]
     return {
         "version": last.version,
         "duplicate": all(d.duplicate for d in done),
-        "events": [e for d in done for e in feed(d.events, viewer)],
+        "events": [e for d in done for e in CAMPAIGNS.feed(d.events, viewer)],
         "view": view_state(last.state, viewer),
     }
 
@@ -166,8 +128,8 @@ def send(
     campaign is rescheduled after the command (cadence changes, the end).
     """
     authorize(grant, actor, what)
-    campaign_id = campaign_id_of(grant)
-    state = _require_created(campaigns, campaign_id)
+    campaign_id = CAMPAIGNS.table_id(grant)
+    state = CAMPAIGNS.started(campaigns, campaign_id).state
     command = build(state)
     if isinstance(command, RemoveRunner):
         # Before the removal: the runner's tokens stop working the moment they leave.
@@ -193,11 +155,10 @@ def advance(
     With a `command_id`, the first attempt's target is kept: a retry (racing or later)
     passes nothing more and answers the downtimes the first one set out to pass.
     """
-    _require_gm(grant, "advance the campaign")
-    campaign_id = campaign_id_of(grant)
-    loaded = campaigns.load(campaign_id)
-    if loaded.version == 0:
-        raise not_found()
+    if grant.role != "gm":
+        raise Forbidden("only the GM may advance the campaign")
+    campaign_id = CAMPAIGNS.table_id(grant)
+    loaded = CAMPAIGNS.started(campaigns, campaign_id)
     state = loaded.state
     key = scoped_command_id(grant, request.command_id)
     retried = (
@@ -232,30 +193,6 @@ def advance(
     }
 
 
-def look(campaigns: Campaigns, grant: RoleToken) -> dict[str, Any]:
-    """The campaign as this token's viewer sees it."""
-    loaded = campaigns.load(campaign_id_of(grant))
-    if loaded.version == 0:
-        raise not_found()
-    return {
-        "campaign_id": campaign_id_of(grant),
-        "role": grant.role,
-        "runner": grant.member,
-        "version": loaded.version,
-        "view": view_state(loaded.state, viewer_of(grant)),
-    }
-
-
-def history(
-    campaigns: Campaigns, grant: RoleToken, after: int = 0, limit: int = 100
-) -> dict[str, Any]:
-    """This viewer's events after version `after` (exclusive), at most `limit` of them."""
-    store = campaigns.store
-    stream = campaigns.stream(campaign_id_of(grant))
-    page = store.read(stream, from_version=after + 1, limit=max(1, min(limit, MAX_PAGE)))
-    return {"version": store.version(stream), "events": feed(page, viewer_of(grant))}
-
-
 def ticks(
     campaigns: Campaigns, grant: RoleToken, after: int = 0, limit: int = 50
 ) -> dict[str, Any]:
@@ -264,7 +201,7 @@ def ticks(
     `next_after` is the cursor of the next page (null once the history is read through).
     """
     store = campaigns.store
-    stream = campaigns.stream(campaign_id_of(grant))
+    stream = campaigns.stream(CAMPAIGNS.table_id(grant))
     viewer = viewer_of(grant)
     limit = max(1, min(limit, MAX_PAGE))
     found: list[dict[str, Any]] = []
@@ -276,7 +213,7 @@ def ticks(
         for recorded in page:
             cursor, scanned = recorded.version, scanned + 1
             if recorded.type == TICK:
-                shown = redacted(recorded, viewer)
+                shown = CAMPAIGNS.shown(recorded, viewer)
                 if shown is not None:
                     found.append(shown)
                     if len(found) == limit:
@@ -287,14 +224,3 @@ def ticks(
         "ticks": found,
         "next_after": cursor if cursor < version else None,
     }
-
-
-def revoke_in_campaign(
-    campaigns: Campaigns, grant: RoleToken, request: RevokeTokens, secret: bytes
-) -> dict[str, Any]:
-    """GM: revoke tokens of this campaign (`member` is a runner id, present or past)."""
-    _require_gm(grant, "revoke tokens")
-    campaign_id = campaign_id_of(grant)
-    _require_created(campaigns, campaign_id)
-    revocations = Revocations(campaigns.store.client, campaigns.store.keys)
-    return revoke(revocations, campaigns.stream(campaign_id), grant, request, secret)

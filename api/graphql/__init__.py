@@ -1,7 +1,2 @@
-"""GraphQL API: one type per module, a small root schema, failures as union members."""
-
-from __future__ import annotations
-
-from api.graphql.schema import DaedalusGraphQL, build_schema, schema
-
-__all__ = ["DaedalusGraphQL", "build_schema", "schema"]
+"""GraphQL API: types generated from the use-case rows' models, a small root schema
+(api/graphql/schema.py), failures as union members."""

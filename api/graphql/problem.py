@@ -37,7 +37,11 @@ class Problem:
         """Translate any domain error (rules packages, dice), keeping where it went wrong."""
         expected = list(error.expected) if error.expected is not None else None
         return cls(
-            code=error.code, message=error.message, position=error.position, expected=expected
+            code=error.code,
+            message=error.message,
+            field=getattr(error, "field", None),
+            position=error.position,
+            expected=expected,
         )
 
     @classmethod

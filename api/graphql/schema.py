@@ -29,7 +29,6 @@ from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
 from api.graphql import transport
-from api.graphql.campaigns import CampaignMutation, CampaignQuery, CampaignSubscription
 from api.graphql.context import Context
 from api.graphql.errors import (
     TOO_COMPLEX,
@@ -41,9 +40,8 @@ from api.graphql.errors import (
 )
 from api.graphql.generate import IMPLEMENTATIONS
 from api.graphql.scalars import SCALARS
-from api.graphql.sessions import SessionMutation, SessionQuery, Subscription
 from api.graphql.simulations import SimulationSubscription
-from api.graphql.tables import TablesMutation, TablesQuery
+from api.graphql.subscriptions import TableSubscription
 from api.graphql.usecases import root_type
 from api.graphql.websockets import LegacyWSHandler, SocketCounts, TransportWSHandler
 from api.problems import RateLimited
@@ -60,22 +58,12 @@ PARSE_CACHE = 512
 # One root type, assembled from the use-case rows and each hand-written area's queries.
 UseCaseQuery = root_type("UseCaseQuery", ROWS, "query")
 UseCaseMutation = root_type("UseCaseMutation", ROWS, "mutation")
-Query = merge_types(
-    "Query",
-    (
-        UseCaseQuery,
-        SessionQuery,
-        CampaignQuery,
-        TablesQuery,
-    ),
-)
+Query = merge_types("Query", (UseCaseQuery,))
 Mutation = merge_types(
     "Mutation",
-    (UseCaseMutation, SessionMutation, CampaignMutation, TablesMutation),
+    (UseCaseMutation,),
 )
-Subscriptions = merge_types(
-    "Subscription", (Subscription, CampaignSubscription, SimulationSubscription)
-)
+Subscriptions = merge_types("Subscription", (TableSubscription, SimulationSubscription))
 
 
 class DaedalusSchema(strawberry.Schema):

@@ -26,10 +26,12 @@ from api.graphql.generate import (
     plain,
     without_nulls,
 )
-from api.graphql.problem import Problem
+from api.graphql.problem import EXPECTED, Problem, as_problem
+from api.tables.tokens import RoleToken
 from api.usecases.run import execute
-from api.usecases.table import GraphQLKind, UseCase
-from services.errors import DomainError
+from api.usecases.table import GraphQLKind, Rendered, UseCase
+
+ARGUMENT = "the `token` argument"
 
 _PAYLOADS: dict[type[BaseModel], Any] = {}
 
@@ -45,25 +47,56 @@ def payload(result: type[BaseModel]) -> Any:
     return found
 
 
+def _validated(row: UseCase, kwargs: dict[str, Any]) -> Any:
+    """The row's request from its arguments, or the Problem naming the refused field."""
+    if row.request is None:
+        return None
+    given = {k: v for k, v in kwargs.items() if v is not UNSET}
+    if row.from_graphql is not None:
+        given = row.from_graphql(given)
+    else:
+        given = without_nulls(row.request, {k: plain(v) for k, v in given.items()})
+    try:
+        return row.request.model_validate({**given, **dict(row.fixed)})
+    except ValidationError as exc:
+        problem = Problem.from_validation(exc, camel=True)
+        if row.problem_field is not None and problem.field:
+            problem.field = row.problem_field(given, problem.field)
+        return problem
+
+
 def resolver(row: UseCase) -> Any:
-    """The resolver of `row`: arguments → request model → service → result or Problem."""
+    """The resolver of `row`: arguments → request model → service → result or Problem.
+    A table row first verifies its `token` for the table `id`."""
+    table = row.table
 
     async def resolve(info: Info, **kwargs: Any) -> Any:
-        request: Any = None
-        if row.request is not None:
-            given = {k: plain(v) for k, v in kwargs.items() if v is not UNSET}
-            try:
-                request = row.request.model_validate(without_nulls(row.request, given))
-            except ValidationError as exc:
-                return Problem.from_validation(exc, camel=True)
+        conn = info.context["request"]
+        grant: RoleToken | None = None
         try:
-            return await execute(row, request, info.context["request"], "graphql")
-        except DomainError as exc:
-            return Problem.from_domain(exc)
+            if table is not None:
+                found, token = str(kwargs.pop("id")), kwargs.pop("token")
+                grant = await table.grant(conn, found, token, ARGUMENT)
+            request = _validated(row, kwargs)
+            if isinstance(request, Problem):
+                return request
+            result = await execute(row, request, conn, "graphql", grant)
+        except EXPECTED as exc:
+            return as_problem(exc)
+        return result.typed(result.data) if isinstance(result, Rendered) else result
 
     params = [inspect.Parameter("info", inspect.Parameter.KEYWORD_ONLY, annotation=Info)]
+    if table is not None:
+        for name, annotation in (("id", strawberry.ID), ("token", str)):
+            kind = inspect.Parameter.KEYWORD_ONLY
+            params.append(inspect.Parameter(name, kind, annotation=annotation))
     model = row.request
-    for name, annotation, default in arguments(model) if model is not None else ():
+    declared = row.graphql_args
+    if declared is None:
+        fixed = dict(row.fixed)
+        every = arguments(model) if model is not None else []
+        declared = tuple(a for a in every if a[0] not in fixed)
+    for name, annotation, default in declared:
         if model is not None and f"{model.__name__}.{to_camel_case(name)}" in FREE_FORM_FIELDS:
             root = "Query" if row.graphql == "query" else "Mutation"
             FREE_FORM_FIELDS.add(f"{root}.{to_camel_case(row.field)}({to_camel_case(name)})")

@@ -21,7 +21,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.openapi.components import COMPONENT_SCHEMAS, ERROR_DESCRIPTIONS, SECURITY_SCHEMES
-from api.openapi.operations import all_operations
 from api.openapi.spec import Operation, Schema
 from api.problems import PROBLEM_MEDIA_TYPE
 
@@ -98,6 +97,8 @@ def _operation(op: Operation, refs: Refs) -> Schema:
 
 def build(operations: list[Operation] | None = None) -> Schema:
     """The OpenAPI document (a fresh dict, in a stable order)."""
+    from api.openapi.operations import all_operations  # the rows import api.openapi's parts
+
     ops = all_operations() if operations is None else operations
     refs, defs = _models(ops)
     paths: Schema = {}

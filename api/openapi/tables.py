@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict
 
 from services.labyrinth.shown import TableRole
-from services.markers import LongInt, Named
+from services.markers import Identifier, LongInt, Named
 
 
 class _Shape(BaseModel):
@@ -39,13 +39,13 @@ class _FirstTokens(_Shape):
 class CreatedSession(_FirstTokens):
     """A new session: its id, version and first role tokens (secrets, shown once)."""
 
-    session_id: str
+    session_id: Identifier
 
 
 class CreatedCampaign(_FirstTokens):
     """A new campaign: its id, version and first role tokens (secrets, shown once)."""
 
-    campaign_id: str
+    campaign_id: Identifier
 
 
 class SessionToken(IssuedToken):
@@ -85,12 +85,12 @@ class JoinedTable(IssuedToken):
     kind: Annotated[Literal["session", "campaign"], Named("TableKind")]
     role: TableRole
     member: str
-    session_id: str | None = None
-    campaign_id: str | None = None
+    session_id: Identifier | None = None
+    campaign_id: Identifier | None = None
 
 
 class SessionListItem(_Shape):
-    session_id: str
+    session_id: Identifier
     created_at: str
     labyrinth: str | None
     phase: str
@@ -105,7 +105,7 @@ class SessionList(_Shape):
 
 
 class CampaignListItem(_Shape):
-    campaign_id: str
+    campaign_id: Identifier
     created_at: str
     name: str
     downtime: LongInt

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-from api.rest import campaigns, sessions, simulations, tables, usecases
+from api.rest import simulations, usecases
 from api.usecases.rows import ROWS
 
 routes: list[BaseRoute] = [
     *usecases.routes(ROWS),
-    *sessions.routes,
-    *campaigns.routes,
     *simulations.routes,
-    *tables.routes,
 ]

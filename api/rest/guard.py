@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from api import problems
-from api.sessions.tokens import InvalidToken
+from api.tables.tokens import InvalidToken
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 

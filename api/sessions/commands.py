@@ -6,10 +6,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from api.sessions.tokens import Forbidden, RoleToken
+from api.tables.tokens import Forbidden, RoleToken
 from services.labyrinth import commands as cmd
 from services.labyrinth.overrides import MAX_POINTS, MAX_REASON, MAX_SLEEP_TURNS, MAX_TRAP_DC
 from services.labyrinth.vocab import Action, EncounterOutcome
+from services.markers import LongInt
 
 _Id = Annotated[str, Field(min_length=1, max_length=64)]
 # Shown to the table with the override; never a card's internal id or playing-card label.
@@ -19,7 +20,7 @@ _Reason = Annotated[str, Field(min_length=1, max_length=MAX_REASON)]
 class _Command(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    seen_version: int | None = Field(default=None, ge=0)
+    seen_version: LongInt | None = Field(default=None, ge=0)
     command_id: str | None = Field(default=None, min_length=8, max_length=128)
 
 

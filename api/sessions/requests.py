@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from api.sessions.tokens import DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS, MIN_TTL_SECONDS
+from api.tables.tokens import DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS, MIN_TTL_SECONDS
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
     ENCHANTED_FOREST_V2,
@@ -19,6 +19,8 @@ from services.labyrinth import (
     maze_rats_profile,
     the_maze_profile,
 )
+from services.labyrinth.shown import TableRole
+from services.markers import LongInt
 
 PRESETS: dict[str, MazeDefinition] = {
     "enchanted_forest_v1": ENCHANTED_FOREST_V1,
@@ -118,7 +120,7 @@ class CreateSession(_Strict):
     seed: str | None = Field(default=None, min_length=1, max_length=200)
     roll_initiative: bool = True
     # How long the GM and spectator tokens last; the GM renews theirs (IssueToken).
-    token_ttl_seconds: int = Field(
+    token_ttl_seconds: LongInt = Field(
         default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
     )
 
@@ -142,9 +144,11 @@ class IssueToken(_Strict):
     A maze can span game nights: the GM renews their own token before it expires.
     """
 
-    role: Literal["gm", "player", "spectator"]
+    role: TableRole
     member: str | None = Field(default=None, min_length=1, max_length=64)
-    ttl_seconds: int = Field(default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS)
+    ttl_seconds: LongInt = Field(
+        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
+    )
 
     @model_validator(mode="after")
     def _member_for_players(self) -> IssueToken:
@@ -162,7 +166,7 @@ class RevokeTokens(_Strict):
 
     token_id: str | None = Field(default=None, pattern=r"^[0-9a-f]{16}$")
     member: str | None = Field(default=None, min_length=1, max_length=64)
-    role: Literal["gm", "player", "spectator"] | None = None
+    role: TableRole | None = None
 
     @model_validator(mode="after")
     def _one_scope(self) -> RevokeTokens:

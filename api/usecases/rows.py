@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from api.usecases import dice, haze, labyrinths, maze, mazerats, simulations
+from api.usecases import (
+    campaigns,
+    dice,
+    haze,
+    labyrinths,
+    maze,
+    mazerats,
+    sessions,
+    simulations,
+    tables,
+)
 from api.usecases.table import UseCase
 
 ROWS: tuple[UseCase, ...] = (
@@ -12,4 +22,7 @@ ROWS: tuple[UseCase, ...] = (
     *haze.ROWS,
     *mazerats.ROWS,
     *simulations.ROWS,
+    *sessions.ROWS,
+    *campaigns.ROWS,
+    *tables.ROWS,
 )

@@ -14,7 +14,8 @@ from api.metrics import count_roll
 from api.middleware.rate_limit import redis_url_of
 from api.problems import RateLimited
 from api.ratelimit import TokenBuckets
-from api.usecases.table import Call, UseCase
+from api.tables.tokens import RoleToken
+from api.usecases.table import Call, Rendered, UseCase
 
 # One semaphore per bounded row, process-wide: exact distributions can take about a
 # second of CPU each, and bounding them keeps the event loop (health checks) responsive.
@@ -51,16 +52,23 @@ async def spend_tokens(conn: HTTPConnection, price: int, what: str) -> None:
         )
 
 
-def call_of(conn: HTTPConnection) -> Call:
-    """What a service may read of this request: the settings, the tenant, the runtime."""
+def call_of(conn: HTTPConnection, grant: RoleToken | None = None) -> Call:
+    """What a service may read of this request: the settings, the tenant, the runtime
+    and, for a table row, the verified grant of its role token."""
     runtime = getattr(conn.app.state, "runtime", None)
-    return Call(conn.app.state.settings, client_of(conn).tenant, runtime)
+    return Call(conn.app.state.settings, client_of(conn).tenant, runtime, grant)
 
 
-async def execute(row: UseCase, request: Any, conn: HTTPConnection, transport: str) -> BaseModel:
+async def execute(
+    row: UseCase,
+    request: Any,
+    conn: HTTPConnection,
+    transport: str,
+    grant: RoleToken | None = None,
+) -> BaseModel | Rendered:
     """The row's result for a validated `request`; domain errors propagate to the adapter."""
     await spend(row, request, conn)
-    call = call_of(conn)
+    call = call_of(conn, grant)
     bound = _bound(row)
     if bound is not None:
         async with bound:

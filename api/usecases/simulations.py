@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.sessions.access import NotReady
+from api.tables.access import NotReady
 from api.usecases.markers import FREE_FORM, Identifier, Named
 from api.usecases.table import Call, Result, UseCase
 from services.dice import new_seed

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from api.sessions.access import NotReady
+from api.tables.access import NotReady
 from infra.settings import Settings
 
 if TYPE_CHECKING:
+    from starlette.requests import HTTPConnection
+
     from api.runtime import Runtime
+    from api.tables.tokens import RoleToken
     from services.store.fairrolls import FairRolls
 
 GraphQLKind = Literal["query", "mutation"]
@@ -48,6 +51,19 @@ class Call:
     settings: Settings
     tenant: str = ""
     runtime: Runtime | None = None
+    grant: RoleToken | None = None  # a table row's verified role token
+
+    def store(self) -> Runtime:
+        """The service's runtime (its event store); NotReady without one."""
+        if self.runtime is None:
+            raise NotReady("the event store is not reachable")
+        return self.runtime
+
+    def granted(self) -> RoleToken:
+        """A table row's verified grant (the adapters check it before the service runs)."""
+        if self.grant is None:  # pragma: no cover - a table row always has one
+            raise TypeError("not a table row")
+        return self.grant
 
     def fair_rolls(self) -> FairRolls:
         """The tenant's record of rolled fair nonces; NotReady without a store."""
@@ -56,8 +72,36 @@ class Call:
         return self.runtime.fair_rolls_for(self.tenant)
 
 
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A result the service already rendered as JSON-ready data (a viewer's view, its
+    events): REST sends `data` as it is, GraphQL types it once with `typed`. The row's
+    `result` model is its schema on both transports."""
+
+    data: dict[str, Any]
+    typed: Callable[[dict[str, Any]], BaseModel]
+
+
 # A service callable: the validated request (None for a row without one) and the call.
-Service = Callable[[Any, Call], BaseModel]
+Service = Callable[[Any, Call], "BaseModel | Rendered"]
+Grant = Callable[["HTTPConnection", str, "str | None", str], Awaitable["RoleToken"]]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A kind of table (sessions, campaigns) whose rows act with a role token.
+
+    Its REST path names the table by `{param}` and carries the token as a bearer token;
+    its GraphQL field takes `id: ID!` and `token: String!` arguments. `pattern` is the id's
+    and `noun` the table's name in the contract. `grant` verifies the token for the table
+    in the caller's tenant (`where` says where the token goes, for the message when there
+    is none); `title` is a refused token's problem title."""
+
+    param: str
+    pattern: str
+    noun: str
+    grant: Grant
+    title: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,11 +120,20 @@ class UseCase:
 
     A POST or PUT takes its request from its JSON body. A GET or DELETE takes it from
     the query string, and a `{name}` in its path is the request model's field `name`
-    (GraphQL: the argument); a POST or PUT row with a path parameter is refused.
+    (GraphQL: the argument). A POST or PUT row with a path parameter names its `body`
+    model (the request's fields less the path's); the request is the body and the path.
+
+    A `table` row acts with a role token for one table (sessions, campaigns): the
+    adapters verify it before the price is spent, and the service reads it as
+    `call.grant`. `fixed` are request fields the row sets itself (a GraphQL-only
+    command's `type` tag), never arguments. `graphql_args` replaces the request model's
+    fields as the GraphQL arguments where GraphQL spells the request its own way (a
+    `@oneOf` command), with `from_graphql` turning the given arguments into the
+    request's fields and `problem_field` naming a refused field as the caller spelled it.
     """
 
     name: str
-    method: Literal["GET", "POST", "PUT", "DELETE"]
+    method: Literal["GET", "POST", "PUT", "DELETE"] | None  # None: GraphQL only
     path: str  # under /v1, e.g. "/dice/roll" or "/simulations/{id}"
     graphql: GraphQLKind | None
     field: str
@@ -98,8 +151,16 @@ class UseCase:
     rolls: bool = False
     price: int | Callable[[Any], int] = 1
     headers: Callable[[Any], dict[str, str]] | None = None
+    table: Table | None = None
+    body: type[BaseModel] | None = None
+    fixed: tuple[tuple[str, Any], ...] = ()
+    graphql_args: tuple[tuple[str, Any, Any], ...] | None = None
+    from_graphql: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    problem_field: Callable[[dict[str, Any], str], str] | None = None
 
     @property
     def path_params(self) -> tuple[str, ...]:
-        """The names of the path's `{parameters}` (fields of the request model)."""
-        return tuple(re.findall(r"{(\w+)}", self.path))
+        """The names of the path's `{parameters}` that are fields of the request model
+        (a table row's own `{param}` names its table, not a field)."""
+        names = re.findall(r"{(\w+)}", self.path)
+        return tuple(n for n in names if self.table is None or n != self.table.param)

@@ -407,6 +407,9 @@ def test_refusals_are_problems_with_stable_codes(client: httpx.Client) -> None:
         (campaign.call("POST", "/runs/nope/end", campaign.gm, json={}), 404, "unknown_run"),
         (campaign.call("POST", "/runs/bad%20id/end", campaign.gm, json={}),
          422, "invalid_request"),
+        # The run is the path's: a body naming one too is refused, not merged.
+        (campaign.call("POST", "/runs/nope/end", campaign.gm, json={"run": "run-1"}),
+         422, "invalid_request"),
         (campaign.call("POST", "/advance", campaign.gm, json={"through": 500}),
          422, "invalid_request"),
         (campaign.call("GET", "/ticks", campaign.gm, params={"limit": 0}), 422, "invalid_request"),

@@ -40,7 +40,8 @@ from schemathesis.config._checks import (
 
 from api.keys import config_entry, new_key
 from api.openapi import COMMITTED
-from api.openapi.campaigns import campaign_operations
+from api.usecases.rows import ROWS
+from api.usecases.tables import CAMPAIGN
 from tests.e2e.conftest import serve
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -116,7 +117,7 @@ schema.config.phases.update(phases=["examples", "fuzzing"])
 # a token they only ever answer 401, which would exercise nothing but the token check.
 NEEDS_TOKEN = ["getSession", "issueToken", "sendCommand", "getEvents"]
 # Likewise the campaign operations, against a real campaign with its GM token.
-NEEDS_CAMPAIGN_TOKEN = [op.operation_id for op in campaign_operations() if op.session_token]
+NEEDS_CAMPAIGN_TOKEN = [r.name for r in ROWS if r.table is CAMPAIGN and r.method is not None]
 public = schema.exclude(operation_id=NEEDS_TOKEN + NEEDS_CAMPAIGN_TOKEN)
 with_token = schema.include(operation_id=NEEDS_TOKEN)
 with_campaign_token = schema.include(operation_id=NEEDS_CAMPAIGN_TOKEN)

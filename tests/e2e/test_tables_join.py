@@ -151,7 +151,7 @@ def test_join_codes_and_listing_answer_the_same_over_graphql(client: httpx.Clien
       ... on JoinedTable { kind sessionId member token expiresAt }
       ... on Problem { code } } }"""
     joined = gql(join, c=made["code"])["joinTable"]
-    assert (joined["kind"], joined["sessionId"], joined["member"]) == ("session", table.id, "p1")
+    assert (joined["kind"], joined["sessionId"], joined["member"]) == ("SESSION", table.id, "p1")
     assert table.get("", joined["token"]).status_code == 200
     assert gql(join, c=made["code"])["joinTable"] == {
         "__typename": "Problem",

@@ -178,10 +178,10 @@ def test_tokens_are_revoked_over_graphql_too(client: httpx.Client) -> None:
     table = Table(client)
     mutation = """mutation($id: ID!, $t: String!, $m: String) {
       revokeSessionTokens(id: $id, token: $t, member: $m) {
-        __typename ... on TokenRevocation { revoked gmToken { tokenId } }
+        __typename ... on Revocation { revoked gmToken { tokenId } }
         ... on Problem { code } } }"""
     variables = {"id": table.id, "t": table.gm, "m": "p1"}
     answer = client.post("/graphql", json={"query": mutation, "variables": variables}).json()
     revocation = answer["data"]["revokeSessionTokens"]
-    assert revocation == {"__typename": "TokenRevocation", "revoked": "member:p1", "gmToken": None}
+    assert revocation == {"__typename": "Revocation", "revoked": "member:p1", "gmToken": None}
     assert _status(table, table.players["p1"]) == (401, "token_revoked")

@@ -84,7 +84,7 @@ def test_rest_and_graphql_session_requests_log_the_session_id_and_never_the_toke
     assert client.post("/graphql", json={"query": SESSION_QUERY, "variables": variables}).is_success
     (made,) = lines.access("/v1/sessions")
     assert "session_id" not in made  # no session yet when the request came
-    viewed, forged = lines.access("/v1/sessions/{session_id:str}")
+    viewed, forged = lines.access("/v1/sessions/{session_id}")
     assert viewed["session_id"] == sid and viewed["status"] == 200 and viewed["request_id"]
     assert forged["session_id"] == sid and forged["status"] == 401
     (graphql,) = lines.access("/graphql")

@@ -25,7 +25,7 @@ from api.campaigns.requests import (
 from api.campaigns.usecases import advance, authorize
 from api.problems import InvalidRequest
 from api.rest.params import int_param
-from api.sessions.tokens import Forbidden, RoleToken
+from api.tables.tokens import Forbidden, RoleToken
 from services.campaign import CampaignState
 from services.campaign import commands as cmd
 from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCadence

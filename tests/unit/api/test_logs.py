@@ -6,7 +6,7 @@ import json
 import logging
 
 from api.keys import new_key
-from api.sessions.tokens import issue_token
+from api.tables.tokens import issue_token
 from infra.logs import (
     DropRelogged,
     JsonFormatter,

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from api.sessions.commands import CommandBody, authorize
-from api.sessions.tokens import Forbidden, RoleToken
+from api.tables.tokens import Forbidden, RoleToken
 from services.labyrinth import commands as cmd
 from services.labyrinth.vocab import Action
 

@@ -14,7 +14,7 @@ from api.runtime import Runtime
 from api.sessions import usecases
 from api.sessions.commands import CommandBody
 from api.sessions.requests import CreateSession
-from api.sessions.tokens import RoleToken, read_token
+from api.tables.tokens import RoleToken, read_token
 from services.labyrinth import LabyrinthError, MazeState
 from services.store import start_embedded
 from services.store.sessions import SessionService
@@ -62,12 +62,12 @@ def test_a_flip_answers_with_the_players_events_and_view(
     party = [{"id": "p1", "name": "Ash"}]
     request = CreateSession.model_validate({"preset": "standard_deck", "party": party})
     created = usecases.create(sessions, request, SECRET, now=0)
-    assert read_token(SECRET, created.gm_token, now=1).role == "gm"
-    player = RoleToken(created.session_id, "player", "p1", 0, 2**40, "default")
-    look = usecases.look(sessions, player)
+    assert read_token(SECRET, created["gm_token"], now=1).role == "gm"
+    player = RoleToken(created["session_id"], "player", "p1", 0, 2**40, "default")
+    look = usecases.SESSIONS.look(sessions, player)
     slot = next(c["slot"] for c in look["view"]["river"] if not c["face_up"])
     flip = CommandBody.model_validate({"type": "FlipCard", "player": "p1", "card": slot}).root
     done = usecases.send(sessions, player, flip)
-    assert done["version"] > created.version and not done["duplicate"]
+    assert done["version"] > created["version"] and not done["duplicate"]
     assert done["events"][0]["type"] == "CardRevealed"
     assert done["view"]["viewer"] == "p1"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.sessions.tokens import (
+from api.tables.tokens import (
     DEFAULT_TTL_SECONDS,
     Forbidden,
     InvalidToken,

@@ -26,6 +26,7 @@ from api.graphql.problem import Problem
 from api.graphql.scalars import Long
 from api.graphql.schema import schema
 from api.models import FairRollRequest, RollRequest
+from api.openapi import build
 from api.openapi.usecases import params
 from api.rest.usecases import route as rest_route
 from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, FreeForm, LongInt, Named
@@ -230,7 +231,28 @@ def test_a_nested_input_field_with_a_default_may_be_left_out() -> None:
     assert Outer.model_validate({"inner": given}).inner == Inner(needed=1)
 
 
-def test_a_post_row_with_a_path_parameter_is_refused() -> None:
+def test_a_post_row_with_a_path_parameter_and_no_body_model_is_refused() -> None:
     start = next(row for row in ROWS if row.name == "startSimulation")
-    with pytest.raises(TypeError, match="path parameters are for GET and DELETE"):
+    with pytest.raises(TypeError, match="path parameters names its body"):
         rest_route(dataclasses.replace(start, path="/simulations/{id}"))
+
+
+def test_graphql_only_rows_have_no_route_and_no_rest_operation() -> None:
+    only = [row for row in ROWS if row.method is None]
+    assert {row.field for row in only} >= {"override_member", "override_trap"}
+    with pytest.raises(TypeError, match="GraphQL-only"):
+        rest_route(only[0])
+    paths = build()["paths"]
+    ids = {op["operationId"] for ops in paths.values() for op in ops.values()}
+    assert not ids & {row.name for row in only}
+    assert "sendCommand" in ids  # the same commands, over REST, as one operation
+
+
+def test_a_table_row_names_its_table_in_the_path_and_takes_its_token() -> None:
+    row = next(row for row in ROWS if row.name == "endCampaignRun")
+    assert row.table is not None and row.path_params == ("run",)  # not the table's own id
+    operation = build()["paths"]["/v1" + row.path]["post"]
+    assert [p["name"] for p in operation["parameters"]] == ["campaign_id", "run"]
+    assert operation["security"] == [{"ApiKey": [], "SessionToken": []}]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert body.endswith("/EndRun")  # the body model: the path's `run` is not in it

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from api.sessions import access, tokens
 from api.sessions.commands import SessionCommand
+from api.tables import access, tokens
 from services.labyrinth import errors
 from services.labyrinth.events import EVENT_TYPES
 from services.store import errors as store_errors

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from api.sessions.requests import RevokeTokens
-from api.sessions.tokens import (
+from api.tables.tokens import (
     MIN_TTL_SECONDS,
     Forbidden,
     RoleToken,

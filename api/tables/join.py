@@ -18,11 +18,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
-from api.campaigns.access import campaign_id_of
-from api.campaigns.usecases import Campaigns
-from api.sessions.access import NotReady, tenant_of
-from api.sessions.revocation import now_ms
-from api.sessions.tokens import (
+from api.campaigns.usecases import CAMPAIGNS, Campaigns
+from api.tables.access import NotReady, tenant_of
+from api.tables.revocation import now_ms
+from api.tables.tokens import (
     DEFAULT_TTL_SECONDS,
     MAX_TTL_SECONDS,
     MIN_TTL_SECONDS,
@@ -34,6 +33,7 @@ from api.sessions.tokens import (
 )
 from services.errors import DomainError
 from services.labyrinth import MazeState
+from services.markers import LongInt
 from services.store.revocations import Revocations
 from services.store.sessions import SessionService
 from services.store.tables import Tables
@@ -61,8 +61,8 @@ class CreateJoinCode(_Strict):
     """GM: a join code for one seat (`member`: a party member or a campaign runner)."""
 
     member: str = Field(min_length=1, max_length=64)
-    code_ttl_seconds: int = Field(default=15 * 60, ge=60, le=7 * 24 * 3600)
-    token_ttl_seconds: int = Field(
+    code_ttl_seconds: LongInt = Field(default=15 * 60, ge=60, le=7 * 24 * 3600)
+    token_ttl_seconds: LongInt = Field(
         default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
     )
 
@@ -195,7 +195,7 @@ def campaign_code(
     tables: Tables, campaigns: Campaigns, grant: RoleToken, request: CreateJoinCode
 ) -> dict[str, Any]:
     """GM: a join code for one runner of the grant's campaign (blocking)."""
-    campaign_id = campaign_id_of(grant)
+    campaign_id = CAMPAIGNS.table_id(grant)
 
     def seat_exists(member: str) -> bool:
         return campaigns.load(campaign_id).state.runner(member) is not None

@@ -1,7 +1,7 @@
 """A viewer's events as they are appended: catch up from a checkpoint, then follow live.
 
 `follow_stream` is shared by every event-sourced stream a viewer can watch (sessions,
-campaigns): the wake-ups come from the tenant's live feed (api/sessions/live.py), which
+campaigns): the wake-ups come from the tenant's live feed (api/tables/live.py), which
 tails the global log, so events appended by a Celery worker wake watchers too.
 
 A catch-up (`after` far behind) is bounded three ways, so a flood of them cannot starve
@@ -29,15 +29,12 @@ from starlette.requests import HTTPConnection
 from api.clients import client_state
 from api.middleware.rate_limit import redis_url_of
 from api.ratelimit import TokenBuckets
-from api.sessions.access import now, sessions_of
-from api.sessions.live import live_feed_of
-from api.sessions.revocation import watch_of
-from api.sessions.tokens import RoleToken
-from api.sessions.usecases import feed, viewer_of
+from api.tables.access import now
+from api.tables.kind import Kind
+from api.tables.live import live_feed_of
+from api.tables.revocation import watch_of
+from api.tables.tokens import RoleToken
 from services.store import RecordedEvent, RedisEventStore
-
-# A session's last event: after either, every command is refused (docs/PROTOCOL.md).
-FINAL_EVENTS = frozenset({"MazeEscaped", "MazeEnded"})
 
 # A safety net: even without a wake-up, look at the stream this often.
 RECHECK_SECONDS = 5.0
@@ -162,17 +159,24 @@ async def _wait(woken: asyncio.Event, check: Callable[[], Awaitable[None]]) -> N
         await check()
 
 
-def follow(conn: HTTPConnection, grant: RoleToken, after: int) -> AsyncIterator[dict[str, Any]]:
-    """This viewer's redacted session events after `after`, until the end or the token expires."""
-    sessions = sessions_of(conn)
-    viewer = viewer_of(grant)
+def follow(
+    conn: HTTPConnection,
+    kind: Kind[Any, Any],
+    grant: RoleToken,
+    after: int,
+    final: frozenset[str] = frozenset(),
+) -> AsyncIterator[dict[str, Any]]:
+    """This viewer's redacted events of the grant's table after `after`, until one of the
+    `final` events or the token expires."""
+    service = kind.of(conn)
+    viewer = kind.viewer_of(grant)
     return follow_stream(
         conn,
-        sessions.store,
-        sessions.stream(grant.session_id),
+        service.store,
+        service.stream(kind.table_id(grant)),
         grant.expires,
         after,
-        lambda page: feed(page, viewer),
+        lambda page: kind.feed(page, viewer),
         grant,
-        FINAL_EVENTS,
+        final,
     )

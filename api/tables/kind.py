@@ -1,0 +1,200 @@
+"""One kind of table, and the use cases every table shares.
+
+A kind is what an event-sourced aggregate supplies — its service on the runtime, the
+subject its role tokens name, its viewers, views and event redaction, its seats — and on
+top of it every table has the same first tokens, token issue and revocation, view, event
+history and grant check. Sessions (api/sessions/usecases.py) and campaigns
+(api/campaigns/usecases.py) add only their commands. The use cases block (Redis):
+callers run them in a thread.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from starlette.requests import HTTPConnection
+
+from api.tables.access import NotReady, now, secret_of, tenant_of
+from api.tables.revocation import checked, now_ms, revoke
+from api.tables.tokens import (
+    Forbidden,
+    InvalidToken,
+    Role,
+    RoleToken,
+    SessionNotFound,
+    authenticate,
+    issue_token,
+    token_facts,
+)
+from infra.logs import annotate
+from services.errors import DomainError
+from services.store.model import RecordedEvent
+from services.store.revocations import Revocations
+from services.store.sessions import SessionService
+
+S = TypeVar("S")
+V = TypeVar("V")
+MAX_PAGE = 500
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Kind(Generic[S, V]):
+    """What one aggregate supplies to be a table.
+
+    `noun` names it in messages and answers (`<noun>_id`); `seat` is what a player token
+    binds (`member`, `runner`); its tokens name `prefix + id`. `service_of(runtime,
+    tenant)` is its event-sourced service; `viewer_of` a token's viewer, `view` the state
+    as a viewer sees it, `redact` a stored event as a viewer sees it (None: hidden).
+    `missing` is the error for a table the caller cannot reach, `absent` for one with no
+    events yet, `unknown_seat` for a seat that is not at the table (`has_seat`). With
+    `fixed_seats` (a session's party), a revocation names only a seat at the table; a
+    campaign's runners come and go, and a past runner's tokens stay revocable."""
+
+    noun: str
+    seat: str
+    prefix: str
+    service_of: Callable[[Any, str], SessionService[S]]
+    viewer_of: Callable[[RoleToken], V]
+    view: Callable[[S, V], dict[str, Any]]
+    redact: Callable[[RecordedEvent, V], dict[str, Any] | None]
+    missing: Callable[[], DomainError]
+    absent: Callable[[], DomainError]
+    has_seat: Callable[[S, str], bool]
+    unknown_seat: Callable[[str], DomainError]
+    fixed_seats: bool = True
+
+    def subject(self, table_id: str) -> str:
+        """The token subject of a table (the role token's `session_id`)."""
+        return self.prefix + table_id
+
+    def table_id(self, grant: RoleToken) -> str:
+        """The table a verified grant is for."""
+        return grant.session_id.removeprefix(self.prefix)
+
+    def of(self, conn: HTTPConnection) -> SessionService[S]:
+        """The caller's tenant's service of this kind."""
+        runtime = getattr(conn.app.state, "runtime", None)
+        if runtime is None:
+            raise NotReady("the event store is not reachable")
+        return self.service_of(runtime, tenant_of(conn))
+
+    def shown(self, recorded: RecordedEvent, viewer: V) -> dict[str, Any] | None:
+        """A stored event as this viewer may see it, with its version in the table."""
+        shown = self.redact(recorded, viewer)
+        return None if shown is None else {"version": recorded.version, **shown}
+
+    def feed(self, events: Sequence[RecordedEvent], viewer: V) -> list[dict[str, Any]]:
+        """Stored events as this viewer may see them, in order."""
+        return [e for e in (self.shown(r, viewer) for r in events) if e is not None]
+
+    def started(self, service: SessionService[S], table_id: str) -> Any:
+        """The table loaded, once it has events (`absent` before)."""
+        loaded = service.load(table_id)
+        if loaded.version == 0:
+            raise self.absent()
+        return loaded
+
+    async def grant(
+        self, conn: HTTPConnection, table_id: str, token: str | None, where: str
+    ) -> RoleToken:
+        """The verified, unrevoked grant of `token` for this table in the caller's tenant
+        (401 `invalid_token` / `token_revoked`, 403, 404); `where` says where the caller
+        sends its token, for the message when there is none."""
+        annotate(**{f"{self.noun}_id": table_id})  # the request's log lines name it
+        if not token:
+            raise InvalidToken(f"a {self.noun} token is required ({where})")
+        if not TABLE_ID.fullmatch(table_id):
+            # Ids are ours: this also keeps one kind's token from passing for another's.
+            raise self.missing()
+        try:
+            found = authenticate(
+                secret_of(conn), token, self.subject(table_id), now(), tenant_of(conn)
+            )
+        except InvalidToken as exc:  # the token checks speak of session tokens
+            raise InvalidToken(exc.message.replace("session token", f"{self.noun} token")) from None
+        except SessionNotFound:  # another tenant's token: as if the table did not exist
+            raise self.missing() from None
+        except Forbidden as exc:
+            if exc.message == "this token is for another session":
+                raise Forbidden(f"this token is for another {self.noun}") from None
+            raise
+        return await checked(conn, self.of(conn).stream(table_id), found)
+
+    def first_tokens(
+        self, secret: bytes, table_id: str, issued: int, ttl: int, tenant: str
+    ) -> dict[str, str]:
+        """A new table's GM and spectator tokens, their ids and (shared) expiry."""
+        subject = self.subject(table_id)
+        gm = issue_token(secret, subject, "gm", issued, ttl_seconds=ttl, tenant=tenant)
+        spectator = issue_token(secret, subject, "spectator", issued, ttl_seconds=ttl,
+                                tenant=tenant)  # fmt: skip
+        facts, watching = token_facts(gm), token_facts(spectator)
+        return {
+            "gm_token": gm,
+            "gm_token_id": facts["token_id"],
+            "spectator_token": spectator,
+            "spectator_token_id": watching["token_id"],
+            "expires_at": facts["expires_at"],
+        }
+
+    def issue(
+        self,
+        service: SessionService[S],
+        grant: RoleToken,
+        role: Role,
+        seat: str | None,
+        ttl: int,
+        secret: bytes,
+    ) -> dict[str, Any]:
+        """GM: a player token (bound to a seat at the table), a spectator's, or a renewed
+        GM token; the token, its id and expiry, and what it grants."""
+        if grant.role != "gm":
+            raise Forbidden("only the GM may issue tokens")
+        state = self.started(service, self.table_id(grant)).state
+        if seat is not None and not self.has_seat(state, seat):
+            raise self.unknown_seat(seat)
+        issued = now()
+        token = issue_token(
+            secret, grant.session_id, role, issued, seat, ttl, tenant=grant.tenant,
+            # In ms, after any revocation made until now (which covers the same second).
+            now_ms=max(now_ms(), issued * 1000),
+        )  # fmt: skip
+        return {"token": token, **token_facts(token), "role": role, self.seat: seat}
+
+    def revoke(
+        self, service: SessionService[S], grant: RoleToken, request: Any, secret: bytes
+    ) -> dict[str, Any]:
+        """GM: revoke tokens of this table (a token, a seat's, a role's, all)."""
+        if grant.role != "gm":
+            raise Forbidden("only the GM may revoke tokens")
+        table_id = self.table_id(grant)
+        state = self.started(service, table_id).state
+        seat = request.member
+        if seat is not None and self.fixed_seats and not self.has_seat(state, seat):
+            raise self.unknown_seat(seat)
+        revocations = Revocations(service.store.client, service.store.keys)
+        return revoke(revocations, service.stream(table_id), grant, request, secret)
+
+    def look(self, service: SessionService[S], grant: RoleToken) -> dict[str, Any]:
+        """The table as this token's viewer sees it, and its version."""
+        table_id = self.table_id(grant)
+        loaded = self.started(service, table_id)
+        return {
+            f"{self.noun}_id": table_id,
+            "role": grant.role,
+            self.seat: grant.member,
+            "version": loaded.version,
+            "view": self.view(loaded.state, self.viewer_of(grant)),
+        }
+
+    def history(
+        self, service: SessionService[S], grant: RoleToken, after: int, limit: int
+    ) -> dict[str, Any]:
+        """This viewer's events after version `after` (exclusive), at most `limit`."""
+        store, stream = service.store, service.stream(self.table_id(grant))
+        page = store.read(stream, from_version=after + 1, limit=max(1, min(limit, MAX_PAGE)))
+        return {"version": store.version(stream), "events": self.feed(page, self.viewer_of(grant))}

@@ -1,0 +1,210 @@
+"""Use cases of the labyrinth sessions: create, role tokens, revocations, commands (and the
+GM's overrides, one typed GraphQL mutation each), the viewer's view and events.
+
+Every row but creation acts with a session role token (`Table` SESSION): REST takes it as
+the bearer token of `/sessions/{session_id}/...`, GraphQL as the `id` and `token`
+arguments. Views and events are rendered once for the token's viewer (api/sessions/
+usecases.py): REST sends them as rendered, GraphQL types them (services/labyrinth/shown.py).
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from typing import Annotated, Any, Literal
+
+import strawberry
+from pydantic import BaseModel, ConfigDict, Field
+from strawberry.scalars import JSON
+from strawberry.types.unset import UNSET
+from strawberry.utils.str_converters import to_camel_case
+
+from api.graphql.generate import FREE_FORM_FIELDS, one_of_input, plain
+from api.graphql.inputs import PartyMemberInput
+from api.graphql.scalars import Long
+from api.openapi.spec import BODY_ERRORS
+from api.openapi.tables import CreatedSession, Revocation, SessionToken
+from api.openapi.tokens import REVOKE_NOTE
+from api.sessions import usecases
+from api.sessions.commands import CommandBody, GmOverride, SessionCommand
+from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
+from api.sessions.usecases import SESSIONS
+from api.tables.access import now
+from api.tables.tokens import Forbidden
+from api.usecases.table import Call, Rendered, UseCase
+from api.usecases.tables import (
+    SESSION,
+    TABLE_ERRORS,
+    EventsAfter,
+    issuing,
+    looking,
+    no_store,
+    paging,
+    revoking,
+)
+from services.labyrinth.shown import (
+    CommandResult,
+    SessionEventPage,
+    SessionView,
+    shown_look,
+    shown_page,
+    shown_result,
+)
+
+ERRORS = TABLE_ERRORS
+TAG = "sessions"
+
+
+def _sessions(call: Call) -> Any:
+    return call.store().sessions_for(call.tenant)
+
+
+def create_session(request: CreateSession, call: Call) -> CreatedSession:
+    """Start a maze for a party; the GM and spectator tokens come back once."""
+    settings = call.settings
+    created = usecases.create(_sessions(call), request, settings.secret_key_bytes, now(),
+                              settings.seeded_sessions_on)  # fmt: skip
+    return CreatedSession.model_validate(created)
+
+
+def send_command(request: Any, call: Call) -> Rendered:
+    """One command as the token allows; its events and the view, for the sender."""
+    command = request.root if isinstance(request, CommandBody) else request
+    grant = call.granted()
+    result = usecases.send(_sessions(call), grant, command)
+    gm = grant.role == "gm"
+    return Rendered(result, lambda data: shown_result(data, gm=gm))
+
+
+class LookSession(BaseModel):
+    """`view=gm`: the GM's view (the GM's token only)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    view: Literal["gm"] | None = Field(default=None, description="`gm`: the GM's view.")
+
+
+_look = looking(SESSIONS, shown_look)
+
+
+def look(request: LookSession, call: Call) -> BaseModel | Rendered:
+    """The session as the token's viewer sees it (`view=gm`: the GM's token only)."""
+    if request.view == "gm" and call.granted().role != "gm":
+        raise Forbidden("only the GM may read the GM view")
+    return _look(request, call)
+
+
+# --- sendCommand in GraphQL: a `@oneOf` command ----------------------------------------
+
+
+def _type_of(model: type[BaseModel]) -> str:
+    tag: str = typing.get_args(model.model_fields["type"].annotation)[0]
+    return tag
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+_COMMANDS: dict[str, type[BaseModel]] = {
+    _snake(_type_of(model)): model for model in typing.get_args(typing.get_args(SessionCommand)[0])
+}
+SessionCommandInput: Any = one_of_input(
+    "SessionCommandInput", _COMMANDS, frozenset({"type", "seen_version", "command_id"})
+)
+SeenVersion = Annotated[
+    Long | None,
+    strawberry.argument(description="Refuse (version_conflict) if it moved on."),
+]
+CommandId = Annotated[
+    str | None,
+    strawberry.argument(description="Idempotency key (8..128 characters)."),
+]
+
+
+def _command_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
+    ((key, fields),) = plain(given["command"]).items()
+    body = {**(fields if isinstance(fields, dict) else {}), "type": _type_of(_COMMANDS[key])}
+    body.update({k: given[k] for k in ("seen_version", "command_id") if given.get(k) is not None})
+    return body
+
+
+def _command_field(given: dict[str, Any], field: str) -> str:
+    """A refused command field as the caller spelled it: `command.flipCard.player`."""
+    tag, _, rest = field.partition(".")
+    if tag != given.get("type") or not rest:
+        return field
+    if rest.partition(".")[0] in ("seenVersion", "commandId"):
+        return rest
+    return f"command.{to_camel_case(_snake(tag))}.{rest}"
+
+
+_SEND_ARGS = (
+    ("command", SessionCommandInput, UNSET),
+    ("seen_version", SeenVersion, None),
+    ("command_id", CommandId, None),
+)
+
+
+# --- createSession in GraphQL: the party's profiles as a `@oneOf` input -----------------
+
+# A maze definition is a content pack: the documented free-form argument (docs/API.md).
+FREE_FORM_FIELDS.add("Mutation.createSession(definition)")
+_CREATE_ARGS = (
+    ("party", list[PartyMemberInput], UNSET),
+    ("preset", str | None, None),
+    ("definition", JSON | None, None),
+    ("seed", str | None, None),
+    ("roll_initiative", bool, True),
+    ("token_ttl_seconds", Long | None, None),
+)
+
+
+def _create_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in given.items() if v is not None and k != "party"}
+    out["party"] = [m.to_dict() for m in given["party"]]
+    return out
+
+
+def _look_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
+    return {"view": "gm"} if given.get("as_gm") else {}
+
+
+def _override(model: type[BaseModel]) -> UseCase:
+    """A GM override: the REST command of the same type, as its own GraphQL mutation."""
+    tag = _type_of(model)
+    return UseCase(
+        f"send{tag}", None, "", "mutation", _snake(tag), model, CommandResult, send_command,
+        str(model.__doc__).split("\n")[0].rstrip("."), TAG, table=SESSION, cpu=True,
+        fixed=(("type", tag),),
+    )  # fmt: skip
+
+
+_ONE = "/sessions/{session_id}"
+ROWS: tuple[UseCase, ...] = (
+    UseCase("createSession", "POST", "/sessions", "mutation", "create_session", CreateSession,
+            CreatedSession, create_session, "Start a labyrinth session", TAG, status=201,
+            errors=(*BODY_ERRORS, 503), cpu=True, headers=no_store,
+            description="The GM and spectator tokens are shown once.",
+            graphql_args=_CREATE_ARGS, from_graphql=_create_from_graphql),
+    UseCase("getSession", "GET", _ONE, "query", "session", LookSession, SessionView, look,
+            "This viewer's view of a session", TAG, table=SESSION, errors=ERRORS, cpu=True,
+            graphql_args=(("as_gm", bool, False),), from_graphql=_look_from_graphql),
+    UseCase("issueToken", "POST", f"{_ONE}/tokens", "mutation", "issue_session_token",
+            IssueToken, SessionToken, issuing(SESSIONS, SessionToken),
+            "Issue a player or spectator token, or renew the GM's", TAG, table=SESSION,
+            status=201, errors=ERRORS, cpu=True, headers=no_store),
+    UseCase("revokeSessionTokens", "POST", f"{_ONE}/revocations", "mutation",
+            "revoke_session_tokens", RevokeTokens, Revocation, revoking(SESSIONS),
+            "Revoke a token, a member's, a role's or every token", TAG, table=SESSION,
+            errors=ERRORS, cpu=True, headers=no_store, description=REVOKE_NOTE),
+    UseCase("sendCommand", "POST", f"{_ONE}/commands", "mutation", "send_command",
+            CommandBody, CommandResult, send_command, "Send one command", TAG, table=SESSION,
+            errors=ERRORS, cpu=True, graphql_args=_SEND_ARGS,
+            from_graphql=_command_from_graphql, problem_field=_command_field),
+    UseCase("getEvents", "GET", f"{_ONE}/events", "query", "session_events", EventsAfter,
+            SessionEventPage, paging(SESSIONS, shown_page), "This viewer's redacted events",
+            TAG, table=SESSION,
+            errors=ERRORS, cpu=True),
+    *(_override(m) for m in typing.get_args(GmOverride)),
+)  # fmt: skip

@@ -1,0 +1,182 @@
+"""The two kinds of table (sessions, campaigns) and the use cases they share: join codes
+for a seat, joining by code, and listing the tenant's tables (api/tables/join.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from strawberry.types.unset import UNSET
+
+from api.campaigns.requests import CAMPAIGN_ID
+from api.campaigns.usecases import CAMPAIGNS
+from api.graphql.scalars import Long
+from api.openapi.tables import CampaignList, JoinCode, JoinedTable, Revocation, SessionList
+from api.sessions.requests import SESSION_ID, RevokeTokens
+from api.sessions.usecases import SESSIONS
+from api.tables import join as tables
+from api.tables.kind import MAX_PAGE, Kind
+from api.usecases.markers import LongInt
+from api.usecases.table import Call, Rendered, Service, Table, UseCase
+
+SESSION = Table("session_id", SESSION_ID, "session", SESSIONS.grant, "Session token refused")
+CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, "campaign", CAMPAIGNS.grant, "Campaign token refused")
+# A role token refused (401/403), an unknown table (404), a conflict (409).
+TABLE_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def no_store(_: Any) -> dict[str, str]:
+    """A secret's answer (a token, a join code) is never cached."""
+    return NO_STORE
+
+
+def _service(kind: Kind[Any, Any], call: Call) -> Any:
+    return kind.service_of(call.store(), call.tenant)
+
+
+def issuing(kind: Kind[Any, Any], result: type[BaseModel]) -> Service:
+    """The service of a table's token issue (`request.role`, its seat, `ttl_seconds`)."""
+
+    def issue(request: Any, call: Call) -> BaseModel:
+        seat, secret = getattr(request, kind.seat), call.settings.secret_key_bytes
+        issued = kind.issue(_service(kind, call), call.granted(), request.role, seat,
+                            request.ttl_seconds, secret)  # fmt: skip
+        return result.model_validate(issued)
+
+    return issue
+
+
+def revoking(kind: Kind[Any, Any]) -> Service:
+    """The service of a table's revocations."""
+
+    def revoke(request: RevokeTokens, call: Call) -> Revocation:
+        secret = call.settings.secret_key_bytes
+        done = kind.revoke(_service(kind, call), call.granted(), request, secret)
+        return Revocation.model_validate(done)
+
+    return revoke
+
+
+def looking(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> Service:
+    """The service of a table's view for the token's viewer."""
+
+    def look(request: Any, call: Call) -> Rendered:
+        return Rendered(kind.look(_service(kind, call), call.granted()), typed)
+
+    return look
+
+
+class EventsAfter(BaseModel):
+    """A page of a viewer's events after a version."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    after: LongInt = Field(default=0, ge=0, le=2**62, description="Events after this version.")
+    limit: int = Field(default=100, ge=1, le=MAX_PAGE, description="Page size.")
+
+
+def paging(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> Service:
+    """The service of a page of a table's events for the token's viewer."""
+
+    def history(request: EventsAfter, call: Call) -> Rendered:
+        page = kind.history(_service(kind, call), call.granted(), request.after, request.limit)
+        return Rendered(page, typed)
+
+    return history
+
+
+def session_code(request: tables.CreateJoinCode, call: Call) -> JoinCode:
+    """GM: a join code for a party member's seat."""
+    store = call.store()
+    sessions = store.sessions_for(call.tenant)
+    made = tables.session_code(store.tables_for(call.tenant), sessions, call.granted(), request)
+    return JoinCode.model_validate(made)
+
+
+def campaign_code(request: tables.CreateJoinCode, call: Call) -> JoinCode:
+    """GM: a join code for one runner."""
+    store = call.store()
+    campaigns = store.campaigns_for(call.tenant)
+    made = tables.campaign_code(store.tables_for(call.tenant), campaigns, call.granted(), request)
+    return JoinCode.model_validate(made)
+
+
+def join(request: tables.JoinTable, call: Call) -> JoinedTable:
+    """A player: exchange a join code for a player token (once)."""
+    store = call.store()
+    joined = tables.join(
+        store.tables_for(call.tenant),
+        store.revocations_for(call.tenant),
+        request.code,
+        call.settings.secret_key_bytes,
+        tables.stream_namer(store.sessions_for(call.tenant), store.campaigns_for(call.tenant)),
+    )
+    return JoinedTable.model_validate(joined)
+
+
+class ListTables(BaseModel):
+    """A page of the tenant's tables, newest first."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    limit: int = Field(default=20, ge=1, le=tables.MAX_LIST, description="Page size.")
+    cursor: str | None = Field(
+        default=None, max_length=90, description="The previous page's `next_cursor`."
+    )
+
+
+def list_sessions(request: ListTables, call: Call) -> SessionList:
+    """The tenant's sessions, newest first."""
+    store = call.store()
+    listed = tables.list_sessions(
+        store.tables_for(call.tenant), store.sessions_for(call.tenant), request.limit,
+        request.cursor,
+    )  # fmt: skip
+    return SessionList.model_validate(listed)
+
+
+def list_campaigns(request: ListTables, call: Call) -> CampaignList:
+    """The tenant's campaigns, newest first."""
+    store = call.store()
+    listed = tables.list_campaigns(
+        store.tables_for(call.tenant), store.campaigns_for(call.tenant), request.limit,
+        request.cursor,
+    )  # fmt: skip
+    return CampaignList.model_validate(listed)
+
+
+def _runner_as_member(given: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in given.items() if v is not None and k != "runner"}
+    return {**out, "member": given["runner"]}
+
+
+_RUNNER_CODE_ARGS = (
+    ("runner", str, UNSET),
+    ("code_ttl_seconds", Long | None, None),
+    ("token_ttl_seconds", Long | None, None),
+)
+LISTED = (401, 403, 422, 429)
+ROWS: tuple[UseCase, ...] = (
+    UseCase("listSessions", "GET", "/sessions", "query", "sessions", ListTables, SessionList,
+            list_sessions, "The tenant's sessions, newest first", "sessions", errors=LISTED,
+            cpu=True),
+    UseCase("listCampaigns", "GET", "/campaigns", "query", "campaigns", ListTables,
+            CampaignList, list_campaigns, "The tenant's campaigns, newest first", "campaigns",
+            errors=LISTED, cpu=True),
+    UseCase("createSessionJoinCode", "POST", "/sessions/{session_id}/join-codes", "mutation",
+            "create_session_join_code", tables.CreateJoinCode, JoinCode, session_code,
+            "A single-use join code for a party member's seat", "sessions", table=SESSION,
+            status=201, errors=TABLE_ERRORS, cpu=True, headers=no_store),
+    UseCase("createCampaignJoinCode", "POST", "/campaigns/{campaign_id}/join-codes",
+            "mutation", "create_campaign_join_code", tables.CreateJoinCode, JoinCode,
+            campaign_code, "A single-use join code for one runner", "campaigns",
+            table=CAMPAIGN, status=201, errors=TABLE_ERRORS, cpu=True, headers=no_store,
+            graphql_args=_RUNNER_CODE_ARGS, from_graphql=_runner_as_member),
+    UseCase("joinTable", "POST", "/join", "mutation", "join_table", tables.JoinTable,
+            JoinedTable, join, "Exchange a join code for a player token", "sessions",
+            status=201, errors=(401, 403, 404, 413, 422, 429), cpu=True, headers=no_store,
+            description="Single use: of racing exchanges exactly one succeeds; an unknown, "
+            "used, expired or revoked code is 404 `join_code_not_found`."),
+)  # fmt: skip
