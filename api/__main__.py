@@ -16,9 +16,9 @@ from starlette.types import ASGIApp
 from api.app import create_app
 from api.gc_policy import CollectClosedSockets, tune_gc
 from api.secret_key import with_stored_key
-from api.worker_process import shared_embedded, worker_alongside
 from infra.logs import configure_logging
 from infra.settings import Settings
+from workers.client import shared_embedded, worker_alongside
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
 

@@ -34,9 +34,9 @@ from api.middleware.request_id import RequestId
 from api.ratelimit import TokenBuckets
 from api.runtime import lifespan, runtime_of
 from api.secret_key import with_ephemeral_key
-from api.supervisor import Supervisor
 from api.telemetry import Tracing, TracingMiddleware, api_tracing
 from infra.settings import Settings
+from infra.supervisor import Supervisor
 from services.errors import DomainError
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
-"""What the API may use of the workers: submit and read simulation jobs, the queues, the
-task metrics the workers record.
+"""What the API may use of the workers: submit and read simulation jobs, the task metrics
+the workers record, and (`make run`) start the workers and beat next to the API.
 
 The one module of `workers` that `api` imports (tests/contracts/test_boundaries.py): the
 Celery app's configuration, the tasks' bodies and the worker processes' signal handlers
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import threading
 
-from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE, REDBEAT_KEY_PREFIX, app, celery_url, release
+from workers.app import app, celery_url, release
+from workers.embedded import shared_embedded, worker_alongside
 from workers.jobs import Jobs, key
 from workers.metrics import quick_client
 from workers.task_metrics import TaskMetrics
@@ -18,19 +19,17 @@ from workers.task_metrics import read as read_task_metrics
 from workers.tasks import submit, submit_tuning
 
 __all__ = [
-    "CLOCK_QUEUE",
-    "DEFAULT_QUEUE",
-    "REDBEAT_KEY_PREFIX",
     "Jobs",
     "TaskMetrics",
-    "celery_url",
     "key",
     "quick_client",
     "read_task_metrics",
     "send_jobs_to",
+    "shared_embedded",
     "stop_sending_jobs",
     "submit",
     "submit_tuning",
+    "worker_alongside",
 ]
 
 _bound: str | None = None

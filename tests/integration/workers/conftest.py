@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,3 +178,13 @@ def beats(
         _terminate(beat.proc)
     # A killed beat leaves its lock behind until it expires: the next test starts clean.
     redis.Redis.from_url(worker_url).delete(REDBEAT_KEY_PREFIX + ":lock")
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    """Return once `predicate()` holds; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")

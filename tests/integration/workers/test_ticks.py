@@ -14,13 +14,9 @@ import uuid
 from collections.abc import Callable, Iterator
 from subprocess import Popen
 
-import psutil
 import pytest
-import redis
 from celery.result import AsyncResult
 
-from api.worker_process import worker_alongside
-from infra.settings import Settings
 from services.campaign import (
     AddRunner,
     CampaignAggregate,
@@ -38,9 +34,9 @@ from services.store import RedisEventStore, SingleConnection
 from services.store.campaigns import CampaignClock
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
-from tests.integration.workers.conftest import CLOCK_ENV, Beat
-from workers.app import REDBEAT_KEY_PREFIX, release
+from tests.integration.workers.conftest import Beat, wait_until
 from workers.app import app as celery_app
+from workers.app import release
 from workers.ticks import tick
 
 pytestmark = pytest.mark.slow
@@ -123,15 +119,6 @@ def send_tick(tenant: str, campaign: str) -> AsyncResult:
     """A campaign.tick task as beat's scan sends it, but with its result kept."""
     result: AsyncResult = tick.apply_async((tenant, campaign), ignore_result=False)
     return result
-
-
-def wait_until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.fixture
@@ -258,33 +245,3 @@ def test_missed_ticks_are_caught_up_in_order_when_beat_returns(
     assert all(e.due_at is not None and e.at >= e.due_at for e in late)
     assert late[0].due_at is not None and late[0].at - late[0].due_at > 2.5
     table.assert_replays_to_the_clock_state("catch-up")
-
-
-def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
-    worker_url: str, clock_worker: Popen[bytes], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for name, value in {"REDIS_URL": worker_url, "DAEDALUS_REDIS_URL": worker_url}.items():
-        monkeypatch.setenv(name, value)  # restored afterwards (worker_alongside sets one)
-    for name, value in CLOCK_ENV.items():
-        monkeypatch.setenv(name, value)
-    monkeypatch.delenv("DAEDALUS_WORKER", raising=False)
-    monkeypatch.delenv("DAEDALUS_BEAT", raising=False)
-    lock = REDBEAT_KEY_PREFIX + ":lock"
-    settings = Settings(redis_url=worker_url, broker_url=worker_url)
-    with redis.Redis.from_url(worker_url) as client:
-        with worker_alongside(settings) as processes:
-            assert processes is not None
-            beat = [p for p in psutil.Process().children() if "beat" in p.cmdline()]
-            assert len(beat) == 1 and "redbeat.RedBeatScheduler" in beat[0].cmdline()
-            wait_until(lambda: bool(client.exists(lock)), 20, "beat to take its lock")
-        assert all(c.proc is not None and c.proc.poll() is not None for c in processes.children)
-        assert not beat[0].is_running()
-        stopped = next(c.proc for c in processes.children if c.proc and c.name == "beat")
-        if stopped.returncode == -signal.SIGKILL:
-            # Killed at the stop deadline (a loaded machine: it did not finish stopping in
-            # STOP_SECONDS): its lock lapses within the lock's timeout, not later.
-            lapse = float(CLOCK_ENV["DAEDALUS_BEAT_LOCK_TIMEOUT"]) + 1
-            wait_until(lambda: not client.exists(lock), lapse, "the lock to lapse")
-        else:
-            # A beat stopped cleanly releases its lock at once.
-            assert not client.exists(lock), f"the beat exited with {stopped.returncode}"

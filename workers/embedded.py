@@ -2,7 +2,7 @@
 
 Each runs in its own process group (a Ctrl-C on the terminal reaches the API alone, which
 stops them in order) and is sent SIGTERM if the API dies, even by SIGKILL
-(PR_SET_PDEATHSIG). A worker or beat that dies is restarted by `api/supervisor.py`; on
+(PR_SET_PDEATHSIG). A worker or beat that dies is restarted by `infra/supervisor.py`; on
 the embedded Redis the tasks a dead worker had taken are put back on its queue first, so
 a simulation shard it was running is run again by its successor (shards are recorded
 once, so the job still finishes once).
@@ -23,10 +23,10 @@ from contextlib import contextmanager
 import redis
 from kombu.connection import Connection as KombuConnection
 
-from api.supervisor import Child, Supervisor
 from infra.settings import Settings
+from infra.supervisor import Child, Supervisor
 from services.store.connection import Connection, start_embedded
-from workers.client import CLOCK_QUEUE, DEFAULT_QUEUE, REDBEAT_KEY_PREFIX, celery_url
+from workers.app import CLOCK_QUEUE, DEFAULT_QUEUE, REDBEAT_KEY_PREFIX, celery_url
 
 log = logging.getLogger("daedalus.supervisor")
 
