@@ -65,7 +65,7 @@ async def readyz(request: Request) -> JSONResponse:
 
     Under `make run` the body lists each supervised process (`running`, or `restarting`
     after it died) and any that is not running makes the answer 503: the service it
-    started is not whole until the supervisor has replaced it (api/supervisor.py).
+    started is not whole until the supervisor has replaced it (infra/supervisor.py).
     """
     runtime = runtime_of(request)
     try:
