@@ -20,6 +20,7 @@ from services.maze.character import Character, Issue
 from services.maze.effects import Effect
 from services.maze.errors import MazeError
 from services.maze.injuries import Injury
+from services.maze.requests import MazeCharacter
 
 CAMPAIGN_ID = r"^[A-Za-z0-9_-]{1,64}$"
 RUNNER_ID = r"^[A-Za-z0-9_.-]{1,64}$"
@@ -121,15 +122,17 @@ class AddRunner(_Command):
     """GM: a runner joins the clearing with a The Maze character sheet."""
 
     runner: RunnerId
-    character: Character = Field(
-        description="A The Maze sheet, checked as POST /v1/maze/characters/validate checks "
-        "it: one each of d12, d10, d8 and d6 for the four abilities, known skills and "
-        "traits (a sheet it refuses is 422 with the first issue's code)."
+    character: MazeCharacter = Field(
+        description="A The Maze sheet as POST /v1/maze/characters/validate takes and checks "
+        "it: one each of d12, d10, d8 and d6 for the four abilities, known skills (a list "
+        "of {name, modifier}) and traits (a sheet it refuses is 422 with the first issue's "
+        "code)."
     )
 
     def to_domain(self) -> cmd.AddRunner:
         """The domain command, for a sheet The Maze's rules accept (InvalidCharacter else)."""
-        return cmd.AddRunner(runner=self.runner, character=check_character(self.character))
+        sheet = check_character(self.character.sheet())
+        return cmd.AddRunner(runner=self.runner, character=sheet)
 
 
 class RemoveRunner(_Command):

@@ -3,8 +3,7 @@
 - A new session's party: `PartyMemberInput`, whose `profile` is a `@oneOf` input, the REST
   body's profile spelled in GraphQL — exactly one of `checks` (a CheckProfile), `fiveE`,
   `theMaze`, `mazeRats` (a named system's profile) or `system` (that system's defaults).
-- A campaign's cadence as a `@oneOf` input (REST: tagged by `kind`), and a runner's
-  character sheet with `skills` as a list of {name, modifier} (REST: a map).
+- A campaign's cadence as a `@oneOf` input (REST: tagged by `kind`).
 """
 
 from __future__ import annotations
@@ -22,9 +21,6 @@ from services.campaign.rules import CampaignRules
 from services.labyrinth.profiles import CheckProfile
 from services.labyrinth.shown import TableRole
 from services.labyrinth.vocab import Action
-from services.maze.abilities import Ability
-from services.maze.effects import Effect
-from services.maze.injuries import Injury
 
 # The labyrinth's actions are `LabyrinthAction`, whichever model reaches them first; the
 # roles a token grants `TableRole` (values as the REST bodies spell them).
@@ -119,50 +115,3 @@ CadenceInput: Any = one_of_input(
     frozenset({"kind"}),
 )
 RulesInput: Any = input_type(CampaignRules)
-MazeEffectEnum: Any = convert(Effect, [], "MazeEffect", True)
-MazeInjuryEnum: Any = convert(Injury, [], "MazeInjury", True)
-MazeAbilityEnum: Any = convert(Ability, [], "MazeAbility", True)
-
-
-@strawberry.input(description="The die of each ability (6, 8, 10 or 12; one of each).")
-class CampaignAbilityDiceInput:
-    ready: int | None = UNSET
-    interaction: int | None = UNSET
-    surroundings: int | None = UNSET
-    navigation: int | None = UNSET
-
-
-@strawberry.input(description="A skill and its modifier.")
-class CampaignSkillInput:
-    name: str
-    modifier: int
-
-
-@strawberry.input(description="An injury on the sheet.")
-class CampaignSheetInjuryInput:
-    injury: MazeInjuryEnum
-    treated: bool = False
-
-
-@strawberry.input(
-    description="A runner's The Maze character sheet, as `POST /v1/maze/characters/validate` "
-    "checks it; `skills` is a list of {name, modifier} (REST: a map)."
-)
-class CampaignCharacterInput:
-    name: str
-    abilities: CampaignAbilityDiceInput
-    skills: list[CampaignSkillInput] | None = UNSET
-    traits: list[str] | None = UNSET
-    buddies: list[str] | None = UNSET
-    effects: list[MazeEffectEnum] | None = UNSET
-    injuries: list[CampaignSheetInjuryInput] | None = UNSET
-    checked_this_run: list[MazeAbilityEnum] | None = UNSET
-    is_pc: bool | None = UNSET
-
-    def to_dict(self) -> dict[str, Any]:
-        """As the REST body's `character` (fields given; abilities named; skills a map)."""
-        out: dict[str, Any] = {k: v for k, v in plain(self).items() if v is not None}
-        out["abilities"] = {k: v for k, v in out["abilities"].items() if v is not None}
-        if "skills" in out:
-            out["skills"] = {skill["name"]: skill["modifier"] for skill in out["skills"]}
-        return out

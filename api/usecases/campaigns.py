@@ -22,7 +22,7 @@ from api.campaigns import requests as rq
 from api.campaigns import usecases
 from api.campaigns.usecases import CAMPAIGNS
 from api.graphql.generate import chosen, one_of_input, plain
-from api.graphql.inputs import CadenceInput, CampaignCharacterInput, RulesInput, TableRoleEnum
+from api.graphql.inputs import CadenceInput, RulesInput, TableRoleEnum
 from api.graphql.scalars import Long
 from api.openapi.spec import BODY_ERRORS
 from api.openapi.tables import CampaignToken, CreatedCampaign, Revocation
@@ -169,11 +169,6 @@ def _adjustment_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
     return chosen(given["adjustment"], "type")
 
 
-def _runner_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
-    out = _given({k: v for k, v in given.items() if k != "character"})
-    return {**out, "character": given["character"].to_dict()}
-
-
 def _revoke_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
     out = _given({k: v for k, v in given.items() if k != "runner"})
     return {**out, "member": given["runner"]} if given.get("runner") else out
@@ -185,11 +180,6 @@ _CREATE_ARGS = (
     ("rules", RulesInput | None, None),
     ("supplies", Long | None, None),
     ("token_ttl_seconds", Long | None, None),
-)
-_RUNNER_ARGS = (
-    ("runner", str, UNSET),
-    ("character", CampaignCharacterInput, UNSET),
-    ("command_id", CommandId, None),
 )
 _REVOKE_ARGS = (
     ("token_id", str | None, None),
@@ -239,8 +229,7 @@ ROWS: tuple[UseCase, ...] = (
          "Roll in the table's log (everyone, GM only, or a whisper)", description=COMMAND),
     _row("addCampaignRunner", "POST", "/runners", "add_campaign_runner", rq.AddRunner,
          command("add runners", lambda b, _: b.to_domain()),
-         "Add a runner with a The Maze character sheet", description=COMMAND,
-         graphql_args=_RUNNER_ARGS, from_graphql=_runner_from_graphql),
+         "Add a runner with a The Maze character sheet", description=COMMAND),
     _row("removeCampaignRunner", "DELETE", "/runners/{runner}", "remove_campaign_runner",
          rq.RemoveRunner, command("remove runners", lambda b, _: b.to_domain()),
          "Remove a runner", description=COMMAND),

@@ -25,9 +25,13 @@ pytestmark = pytest.mark.e2e
 # One each of d12, d10, d8 and d6, as The Maze requires (the clock rolls Ready and
 # Surroundings skills: Hardy, Athletics; Scavenge, Survival, Medicine).
 ABILITIES = {"ready": 8, "surroundings": 6, "navigation": 10, "interaction": 12}
-SHEETS = {
-    "r1": {"name": "Ash", "abilities": ABILITIES, "skills": {"Scavenge": 2, "Survival": 1}},
-    "r2": {"name": "Bryn", "abilities": ABILITIES, "skills": {"Medicine": 2}},
+SHEETS: dict[str, dict[str, Any]] = {
+    "r1": {
+        "name": "Ash",
+        "abilities": ABILITIES,
+        "skills": [{"name": "Scavenge", "modifier": 2}, {"name": "Survival", "modifier": 1}],
+    },
+    "r2": {"name": "Bryn", "abilities": ABILITIES, "skills": [{"name": "Medicine", "modifier": 2}]},
     "r3": {"name": "Cole", "abilities": ABILITIES, "traits": ["Farmer"]},
 }
 # A clearing with nothing to eat, where staying fed is out of reach (DC 60 at 0 supplies).
@@ -85,13 +89,6 @@ class Campaign:
             out += page["ticks"]
             after = page["next_after"]
         return out
-
-
-def character_input(sheet: dict[str, Any]) -> dict[str, Any]:
-    """A REST sheet as GraphQL's CampaignCharacterInput (skills: a list of entries)."""
-    out = {k: v for k, v in sheet.items() if k != "skills"}
-    skills = sheet.get("skills", {})
-    return {**out, "skills": [{"name": k, "modifier": v} for k, v in skills.items()]}
 
 
 def supplies_numbers(document: Any) -> list[tuple[str, Any]]:
@@ -448,10 +445,10 @@ def test_campaigns_are_run_over_graphql_with_problems_as_results(client: httpx.C
     cid, gm = created["campaignId"], created["gmToken"]
     for runner in ("r1", "r2"):
         added = gql(
-            """mutation($id: ID!, $t: String!, $r: String!, $c: CampaignCharacterInput!) {
+            """mutation($id: ID!, $t: String!, $r: String!, $c: MazeCharacterInput!) {
               addCampaignRunner(id: $id, token: $t, runner: $r, character: $c) {
               __typename ... on CampaignCommandResult { version } ... on Problem { code } } }""",
-            id=cid, t=gm, r=runner, c=character_input(SHEETS[runner]),
+            id=cid, t=gm, r=runner, c=SHEETS[runner],
         )["addCampaignRunner"]  # fmt: skip
         assert added["__typename"] == "CampaignCommandResult", added
     r1 = gql(
@@ -668,10 +665,10 @@ BAD_DICE = {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}
     ("sheet", "codes"),
     [
         ({"name": "Ash", "abilities": BAD_DICE}, ["dice_not_distinct"]),
-        ({**SHEETS["r1"], "skills": {"Nope": 2}}, ["unknown_skill"]),
+        ({**SHEETS["r1"], "skills": [{"name": "Nope", "modifier": 2}]}, ["unknown_skill"]),
         ({**SHEETS["r3"], "traits": ["Farmer", "Gardener"]}, ["unknown_trait"]),
         (
-            {"name": "Ash", "abilities": BAD_DICE, "skills": {"Nope": 2}},
+            {"name": "Ash", "abilities": BAD_DICE, "skills": [{"name": "Nope", "modifier": 2}]},
             ["dice_not_distinct", "unknown_skill"],
         ),
     ],
@@ -693,10 +690,10 @@ def test_a_runner_sheet_is_checked_as_the_maze_api_checks_it(
     added = client.post(
         "/graphql",
         json={
-            "query": """mutation($id: ID!, $t: String!, $c: CampaignCharacterInput!) {
+            "query": """mutation($id: ID!, $t: String!, $c: MazeCharacterInput!) {
               addCampaignRunner(id: $id, token: $t, runner: "r1", character: $c) {
               __typename ... on Problem { code message field } } }""",
-            "variables": {"id": campaign.id, "t": campaign.gm, "c": character_input(sheet)},
+            "variables": {"id": campaign.id, "t": campaign.gm, "c": sheet},
         },
     ).json()["data"]["addCampaignRunner"]
     assert added == {
@@ -715,9 +712,8 @@ def test_every_sheet_these_tests_add_is_valid_for_the_maze_api(client: httpx.Cli
 
 
 def maze_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
-    """A campaign's sheet as The Maze's validation takes it: skills as a list."""
-    skills = [{"name": n, "modifier": m} for n, m in sheet.get("skills", {}).items()]
-    return {"character": {**sheet, "skills": skills}}
+    """A campaign's sheet as The Maze's validation takes it (the same sheet)."""
+    return {"character": sheet}
 
 
 def test_treatment_names_an_injury_by_its_id_from_the_view(client: httpx.Client) -> None:

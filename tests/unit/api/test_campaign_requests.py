@@ -39,7 +39,7 @@ WATCHER = RoleToken("campaign:c1", "spectator", None, 0, 1, "t")
 SHEET: dict[str, Any] = {
     "name": "Ash",
     "abilities": {"ready": 8, "surroundings": 12, "navigation": 10, "interaction": 6},
-    "skills": {"Survival": 2},
+    "skills": [{"name": "Survival", "modifier": 2}],
 }
 
 
@@ -115,9 +115,10 @@ def test_a_runner_joins_with_a_maze_character_sheet() -> None:
         ({"abilities": {"ready": 8, "surroundings": 6, "navigation": 6, "interaction": 6}},
          ["dice_not_distinct"]),
         ({"abilities": {"ready": 12, "surroundings": 10, "navigation": 8}}, ["missing_ability"]),
-        ({"skills": {"Nope": 2}}, ["unknown_skill"]),
+        ({"skills": [{"name": "Nope", "modifier": 2}]}, ["unknown_skill"]),
         ({"traits": ["Farmer", "Farmer"]}, ["duplicate_trait"]),
-        ({"skills": {"Nope": 2}, "traits": ["Nope"]}, ["unknown_skill", "unknown_trait"]),
+        ({"skills": [{"name": "Nope", "modifier": 2}], "traits": ["Nope"]},
+         ["unknown_skill", "unknown_trait"]),
     ],
 )  # fmt: skip
 def test_a_runner_sheet_the_maze_rules_refuse_is_refused_with_their_codes(
