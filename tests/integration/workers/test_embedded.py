@@ -82,6 +82,10 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
     lock = REDBEAT_KEY_PREFIX + ":lock"
     settings = Settings(redis_url=worker_url, broker_url=worker_url)
     with redis.Redis.from_url(worker_url) as client:
+        # A lock an earlier test's beat left to lapse (one killed at its stop deadline
+        # holds it for the lock's timeout) would pass for this beat's, and still be there
+        # after this one stopped cleanly.
+        client.delete(lock)
         with worker_alongside(settings) as processes:
             assert processes is not None
             beat = [p for p in psutil.Process().children() if "beat" in p.cmdline()]
