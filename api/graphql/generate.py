@@ -9,7 +9,7 @@ or as itself); `Literal`s of ints, `int`; tuples, lists and sets, lists; `LongIn
 profile's stats) an input with a field per member, named as the member's value; a shown
 `dict[str, V]` a list of `{key value}` entries; a union of models a GraphQL union (or
 their interface); `FreeForm` the `JSON` scalar, recorded in FREE_FORM_FIELDS as a
-documented exception.
+documented exception. A field's `Field(description=...)` is its GraphQL description.
 """
 
 from __future__ import annotations
@@ -253,7 +253,10 @@ def output_type(model: type[BaseModel]) -> Any:
             annotations[field] = annotations[field] | None
         if typing.get_origin(annotations[field]) is list and _is_map(info.annotation):
             entry = typing.get_args(annotations[field])[0]
-            setattr(cls, field, strawberry.field(resolver=_entries(field, entry)))
+            resolve = _entries(field, entry)
+            setattr(cls, field, strawberry.field(resolver=resolve, description=info.description))
+        elif info.description:
+            setattr(cls, field, strawberry.field(description=info.description))
     cls.__annotations__ = annotations
     description = _description(model)
     if interface:
@@ -306,7 +309,10 @@ def input_type(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> An
         if field in skip:
             continue
         annotations[field], default = _slot(info, f"{name}.{field}")
-        if default is not _REQUIRED:
+        if info.description:
+            given = {} if default is _REQUIRED else {"default": default}
+            setattr(cls, field, strawberry.field(description=info.description, **given))
+        elif default is not _REQUIRED:
             setattr(cls, field, default)
     cls.__annotations__ = annotations
     return strawberry.input(cls, name=name, description=_description(model))
@@ -342,6 +348,10 @@ def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
     out = []
     for name, info in model.model_fields.items():
         annotation, default = _slot(info, f"{model.__name__}.{name}")
+        if info.description:
+            annotation = typing.Annotated[
+                annotation, strawberry.argument(description=info.description)
+            ]
         out.append((name, annotation, UNSET if default is _REQUIRED else default))
     return out
 
