@@ -1,6 +1,6 @@
 """The Starlette application: health, metrics, REST under /v1, GraphQL at /graphql.
 
-Middleware, outermost first: tracing (when on) → request id → access log and metrics →
+Middleware, outermost first: tracing (when on) → request id, access log and metrics →
 CORS (browser origins; preflights answered here, before any key is asked for) → body
 limit → API key (client app and tenant) → rate limit → routes.
 """
@@ -30,7 +30,6 @@ from api.middleware.access_log import AccessLog
 from api.middleware.api_keys import ApiKeys
 from api.middleware.body_limit import BodyLimit
 from api.middleware.rate_limit import RateLimit
-from api.middleware.request_id import RequestId
 from api.ratelimit import TokenBuckets
 from api.runtime import lifespan, runtime_of
 from api.secret_key import with_ephemeral_key
@@ -167,8 +166,8 @@ def _middleware(
 ) -> list[Middleware]:
     stack = [
         *([Middleware(TracingMiddleware, tracing=tracing)] if tracing is not None else []),
-        Middleware(RequestId),
-        Middleware(AccessLog, metrics=metrics),
+        # The request id, the access log and the request metrics: one layer.
+        Middleware(AccessLog, metrics=metrics, traced=tracing is not None),
     ]
     if origins:
         stack.append(

@@ -15,6 +15,7 @@ also carry the current `trace_id` and `span_id`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -49,9 +50,19 @@ _MAX_VALUE = 128  # a context value longer than this is cut (ids are short)
 CAMPAIGN_SUBJECT = "campaign:"  # role tokens for a campaign name `campaign:<id>` as session
 
 
+def _scrub(text: str) -> str:
+    return _SECRET_SHAPES.sub("[redacted]", text)
+
+
+# Most lines repeat their message and ids (an access line per request, a few routes):
+# short texts are scrubbed once and looked up after that, long ones every time.
+_scrub_short = functools.lru_cache(maxsize=1024)(_scrub)
+_SHORT = 200
+
+
 def scrub(text: str) -> str:
     """`text` with anything shaped like a token, a key or a card replaced by [redacted]."""
-    return _SECRET_SHAPES.sub("[redacted]", text)
+    return _scrub_short(text) if len(text) <= _SHORT else _scrub(text)
 
 
 def _clean(value: object) -> str:
@@ -151,11 +162,29 @@ class DropRelogged(logging.Filter):
         return not (record.name.startswith("uvicorn") and getattr(exc, _LOGGED, False))
 
 
+def _line_encoder() -> Callable[[dict[str, Any]], str]:
+    """`json.JSONEncoder(ensure_ascii=False, default=str).encode` for a log line's dict,
+    with the C encoder built once rather than per line (when the C module is there)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False)
+    make = getattr(json.encoder, "c_make_encoder", None)  # private; absent from the stubs
+    if make is None:  # pure-Python json: the encoder as it is
+        return encoder.encode
+    one = make(None, str, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
+
+    def encode(line: dict[str, Any]) -> str:
+        return "".join(one(line, 0))
+
+    return encode
+
+
+_json_line = _line_encoder()
+
+
 class JsonFormatter(logging.Formatter):
     """A log record as one JSON line (a line per request: kept cheap, see
     bench/request_path.py)."""
 
-    _encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
+    _encode = staticmethod(_json_line)
     _second = -1
     _stamp = ""
 

@@ -1,4 +1,9 @@
-"""The access log and the request metrics: one JSON line and one observation per request.
+"""The access log, the request metrics and the request id: one layer, outermost but tracing.
+
+Each request gets its id first (api/middleware/request_id.py: echoed in `X-Request-ID`,
+set for every log line of the request), then is timed; once answered (or failed) it is
+logged as one JSON line and observed once. One layer rather than two: every layer costs
+an await and a `send` wrapper on every request, and these two wrap the same messages.
 
 Logged: method, route template, status, duration, tenant and client app, and what the
 request concerns (`session_id`, `campaign_id`, `job_id`: from the route's path
@@ -18,11 +23,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api import telemetry
 from api.clients import Client, client_state
 from api.metrics import Metrics
-from infra.logs import close_context, mark_logged, open_context
+from api.middleware.request_id import echo_request_id, request_id_from
+from infra.logs import close_context, mark_logged, open_context, request_id_var
 
 log = logging.getLogger("daedalus.access")
 
 UNMATCHED = "<unmatched>"
+_INFO = logging.INFO
+_MESSAGE = "%s %s %d"
 
 
 def route_template(scope: Scope) -> str:
@@ -36,26 +44,38 @@ def route_template(scope: Scope) -> str:
 
 
 class AccessLog:
-    """Time each request; log it and count it once it is answered (or has failed)."""
+    """Give each request its id and time it; log it and count it once it is answered.
 
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+    `traced`: whether server spans exist to be named by route (tracing on); without,
+    naming them is skipped rather than looked up twice a request for nothing.
+    """
+
+    def __init__(self, app: ASGIApp, metrics: Metrics, traced: bool = True) -> None:
         self.app = app
         self.metrics = metrics
+        self.traced = traced
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        kind = scope["type"]
+        if kind != "http" and kind != "websocket":
             await self.app(scope, receive, send)
             return
+        request_id = request_id_from(scope)
+        scope.setdefault("state", {})["request_id"] = request_id
+        id_token = request_id_var.set(request_id)
         started = time.perf_counter()
-        status = 101 if scope["type"] == "websocket" else 500
+        status = 101 if kind == "websocket" else 500
+        traced = self.traced
 
         async def observe(message: Message) -> None:
             nonlocal status
-            if message["type"] == "http.response.start":
+            event = message["type"]
+            if event == "http.response.start":
                 status = message["status"]
-                # Routed by now; the span ends with the body, before _record runs.
-                telemetry.name_server_span(scope.get("method", ""), route_template(scope))
-            elif message["type"] == "websocket.close" and status == 101:
+                echo_request_id(message, request_id)
+                if traced:  # routed by now; the span ends with the body, before _record
+                    telemetry.name_server_span(scope.get("method", ""), route_template(scope))
+            elif event == "websocket.close" and status == 101:
                 status = 403  # closed before it was accepted: refused
             await send(message)
 
@@ -70,28 +90,36 @@ class AccessLog:
             mark_logged(exc)
             raise
         finally:
-            self._record(scope, status, time.perf_counter() - started)
-            close_context(context)
+            try:
+                self._record(scope, status, time.perf_counter() - started)
+            finally:
+                close_context(context)
+                request_id_var.reset(id_token)
 
     def _record(self, scope: Scope, status: int, seconds: float) -> None:
         method = scope.get("method", "WS")
         route = route_template(scope)
         self.metrics.observe_request(method, route, status, seconds)
-        telemetry.name_server_span(method, route)
+        if self.traced:
+            telemetry.name_server_span(method, route)
+        if not log.isEnabledFor(_INFO):
+            return
         client: Client | None = client_state(scope)
         peer = scope.get("client")
-        log.info(
-            "%s %s %d",
-            method,
-            route,
-            status,
-            extra={
-                "method": method,
-                "route": route,
-                "status": status,
-                "duration_ms": round(seconds * 1000, 3),
-                "tenant": client.tenant if client else None,
-                "app": client.app if client else None,
-                "client_ip": peer[0] if peer else None,
-            },
+        # What `log.info(...)` builds, without its per-call caller lookup (a walk of the
+        # stack) and `extra` checks: the names below are fixed and clash with nothing.
+        record = log.makeRecord(
+            log.name, _INFO, __file__, _LINE, _MESSAGE, (method, route, status), None, "_record"
         )
+        fields = record.__dict__
+        fields["method"] = method
+        fields["route"] = route
+        fields["status"] = status
+        fields["duration_ms"] = round(seconds * 1000, 3)
+        fields["tenant"] = client.tenant if client else None
+        fields["app"] = client.app if client else None
+        fields["client_ip"] = peer[0] if peer else None
+        log.handle(record)
+
+
+_LINE = AccessLog._record.__code__.co_firstlineno

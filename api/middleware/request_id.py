@@ -1,6 +1,8 @@
 """Every request gets an id: the client's `X-Request-ID` if it is sane, else a fresh one.
 
 The id is echoed in the response's `X-Request-ID` and set for the logs of the request.
+The access log's layer (api/middleware/access_log.py) applies it: one layer fewer on
+every request than a middleware of its own.
 """
 
 from __future__ import annotations
@@ -9,12 +11,10 @@ import itertools
 import os
 import re
 
-from starlette.datastructures import MutableHeaders
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from infra.logs import request_id_var
+from starlette.types import Message, Scope
 
 HEADER = "x-request-id"
+_HEADER = HEADER.encode()
 _SANE = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 
@@ -23,23 +23,26 @@ class _Ids:
     digits, like a UUID's; unique across processes, cheaper than a UUID per request)."""
 
     def __init__(self) -> None:
-        self.pid = -1
         self.prefix = ""
         self.counter = itertools.count()
+        self.reset()
+
+    def reset(self) -> None:
+        """Draw this process's prefix (again in a forked child, which must not share it)."""
+        self.prefix = os.urandom(8).hex()
 
     def next(self) -> str:
-        if self.pid != os.getpid():  # a forked process draws its own prefix
-            self.pid, self.prefix = os.getpid(), os.urandom(8).hex()
         return f"{self.prefix}{next(self.counter):016x}"
 
 
 _IDS = _Ids()
+os.register_at_fork(after_in_child=_IDS.reset)
 
 
 def request_id_from(scope: Scope) -> str:
     """The client's id when it is short and plain, else a new random one."""
     for name, value in scope.get("headers", ()):
-        if name == HEADER.encode():
+        if name == _HEADER:
             given: str = value.decode("latin-1")
             if _SANE.fullmatch(given):
                 return given
@@ -47,26 +50,16 @@ def request_id_from(scope: Scope) -> str:
     return _IDS.next()
 
 
-class RequestId:
-    """Assign the request id, expose it to the logs, and echo it in the response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
+def echo_request_id(message: Message, request_id: str) -> None:
+    """Set `x-request-id` on a response start, replacing any the app set (as Starlette's
+    `MutableHeaders` would, without building one per response)."""
+    headers = message.get("headers")
+    if not isinstance(headers, list):
+        headers = message["headers"] = list(headers or ())
+    value = request_id.encode("latin-1")
+    for i, (name, _) in enumerate(headers):
+        if name == _HEADER:
+            headers[i] = (_HEADER, value)
+            headers[i + 1 :] = [h for h in headers[i + 1 :] if h[0] != _HEADER]
             return
-        request_id = request_id_from(scope)
-        scope.setdefault("state", {})["request_id"] = request_id
-        token = request_id_var.set(request_id)
-
-        async def send_with_id(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                MutableHeaders(scope=message)["X-Request-ID"] = request_id
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
-            request_id_var.reset(token)
+    headers.append((_HEADER, value))

@@ -103,3 +103,15 @@ def test_an_unhandled_error_is_logged_once_with_the_request_and_session_ids(
     assert "RuntimeError: a bug" in error["error"]
     (access,) = lines.access("/boom/{session_id}")
     assert access["status"] == 500 and access["request_id"] == error["request_id"]
+
+
+def test_the_access_line_carries_the_request_id_the_response_echoes(
+    client: TestClient, lines: Lines
+) -> None:
+    given = client.get("/healthz", headers={"X-Request-ID": "trace-7"})
+    fresh = client.get("/healthz")
+    assert given.headers["X-Request-ID"] == "trace-7"
+    first, second = lines.access("/healthz")
+    assert first["request_id"] == "trace-7"
+    assert second["request_id"] == fresh.headers["X-Request-ID"] != "trace-7"
+    assert first["method"] == "GET" and first["status"] == 200 and "duration_ms" in first
