@@ -164,8 +164,19 @@ class SessionService(Generic[S]):
         """
         stream = self.stream(session_id)
         agg = self.aggregate
-        for _ in range(self.max_retries + 1):
-            loaded = self.load(session_id)
+        # A cached state is decided on first without reading the stream: the append is
+        # conditional on its version, so one that other processes have moved on from is
+        # refused by the store, and the command is decided again on the state read fresh.
+        # Whatever a cached state alone refuses (or finds nothing to do for) is decided
+        # again on a fresh read too: every answer is the one a fresh read gives. Only a
+        # race on a fresh read counts against `max_retries`.
+        with self._lock:
+            trusted = self._cache.get(stream)
+        conflicts = 0
+        while conflicts <= self.max_retries:
+            optimistic = trusted is not None
+            loaded = trusted if trusted is not None else self.load(session_id)
+            trusted = None
             if command_id is not None:
                 # Looked up after the state was read: a command recorded before that read
                 # is found here, so a retry never decides again on a state that already
@@ -174,9 +185,18 @@ class SessionService(Generic[S]):
                 if done is not None:
                     return done
             if seen_version is not None and loaded.version != seen_version:
+                if optimistic:
+                    continue
                 raise WrongExpectedVersion(stream, seen_version, loaded.version)
-            events = list(agg.decide(loaded.state, command, rng))
+            try:
+                events = list(agg.decide(loaded.state, command, rng))
+            except Exception:
+                if optimistic:
+                    continue
+                raise
             if not events:
+                if optimistic:
+                    continue
                 return Executed((), loaded.state, loaded.version)
             batch = [
                 NewEvent(_event_id(command_id, i), *agg.encode_event(e))
@@ -186,9 +206,12 @@ class SessionService(Generic[S]):
                 result = self.store.append(stream, batch, expected_version=loaded.version)
             except WrongExpectedVersion:
                 # None of this batch's ids is stored (the script answers a duplicate
-                # first): another command moved the session on.
+                # first): another command moved the session on. With `seen_version`, the
+                # state decided on was at it (the check above), so this is the conflict
+                # a fresh read would have raised, with the same versions.
                 if seen_version is not None:
                     raise
+                conflicts += 0 if optimistic else 1
                 continue
             except IdempotencyConflict:
                 # A twin attempt recorded a batch of another length under these ids.

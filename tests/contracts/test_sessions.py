@@ -257,3 +257,38 @@ def test_a_cached_session_sees_what_other_instances_append(store: RedisEventStor
         commands = legal_commands(other.load("c").state)
         other.execute("c", commands[0], rng)
     assert cached.load("c") == other.replay("c") != first
+
+
+def test_a_stale_cached_state_is_decided_again_on_the_fresh_one(store: RedisEventStore) -> None:
+    cached = SessionService(store, LabyrinthAggregate())
+    other = SessionService(store, LabyrinthAggregate(), cache_size=0)
+    rng = SimRng("stale")
+    cached.execute("s", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    stale = cached.load("s").state
+    other.execute("s", RollInitiative(), rng)  # the cached instance has not seen this
+    # Legal only once initiative is rolled: refused on the cached state, not on the fresh.
+    (command, *_) = legal_commands(other.load("s").state)
+    with pytest.raises(LabyrinthError):
+        cached.aggregate.decide(stale, command, rng)
+    done = cached.execute("s", command, rng)
+    assert done.version == store.version(cached.stream("s")) == other.load("s").version
+    assert done.state == other.replay("s").state
+    assert cached.load("s") == other.replay("s")
+
+
+def test_a_seen_version_is_checked_against_the_store_not_the_cache(
+    store: RedisEventStore,
+) -> None:
+    cached = SessionService(store, LabyrinthAggregate())
+    other = SessionService(store, LabyrinthAggregate(), cache_size=0)
+    rng = SimRng("seen-cache")
+    started = cached.execute("w", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    other.execute("w", RollInitiative(), rng)
+    command = legal_commands(other.load("w").state)[0]
+    before = store.version(cached.stream("w"))
+    with pytest.raises(WrongExpectedVersion) as refused:  # the cache is at started.version
+        cached.execute("w", command, rng, seen_version=started.version)
+    assert refused.value.actual_version == before  # the store's version, not the cache's
+    assert store.version(cached.stream("w")) == before
+    done = cached.execute("w", command, rng, seen_version=before)
+    assert done.version > before
