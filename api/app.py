@@ -110,14 +110,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     }
     app = Starlette(
         debug=False,
+        # Routes are tried in order and no two share a path: the API's own first, so
+        # a GraphQL or REST call is not matched against the probes' paths first.
         routes=[
+            Route("/graphql", graphql, methods=["GET", "POST"]),
+            Mount("/v1", routes=rest.routes),
+            WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),
             Route("/metrics", metrics_endpoint, methods=["GET"]),
-            Mount("/v1", routes=rest.routes),
             *openapi.routes,  # GET /openapi.yaml and /openapi.json
-            Route("/graphql", graphql, methods=["GET", "POST"]),
-            WebSocketRoute("/graphql", graphql),
             *web.routes(settings),  # the table pages at /table/
         ],
         middleware=_middleware(settings, metrics, keyring, tracing, origins, buckets),
