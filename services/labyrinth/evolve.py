@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import assert_never
+import dataclasses
+from dataclasses import fields
+from typing import Any, assert_never
 
 from services.labyrinth import events as ev
 from services.labyrinth.state import MazeState, PendingChoice, PendingTrap
+
+_FIELDS = frozenset(f.name for f in fields(MazeState))
+# MazeState is a plain frozen dataclass: __init__ sets each field from its argument into
+# the instance's __dict__ and runs nothing after (no __post_init__).
+_PLAIN = not hasattr(MazeState, "__post_init__")
+
+
+def replace(state: MazeState, **changes: Any) -> MazeState:
+    """`dataclasses.replace(state, **changes)`, without calling __init__ with every field:
+    the state's fields, copied, then the changes (each evolve step replaces a few of some
+    thirty fields, and dataclasses.replace was most of a command's CPU)."""
+    unknown = changes.keys() - _FIELDS
+    if unknown:
+        raise TypeError(f"MazeState has no field {sorted(unknown)[0]!r}")
+    held: dict[str, Any] | None = getattr(state, "__dict__", None)
+    if not _PLAIN or type(state) is not MazeState or held is None or len(held) != len(_FIELDS):
+        return dataclasses.replace(state, **changes)  # not the plain state this copy assumes
+    new = object.__new__(MazeState)
+    values = new.__dict__
+    values.update(held)
+    values.update(changes)
+    return new
 
 
 def _without(zone: tuple[str, ...], cards: tuple[str, ...] | frozenset[str]) -> tuple[str, ...]:
@@ -32,7 +55,7 @@ def _leave_river(state: MazeState, cards: tuple[str, ...], to: str | None) -> Ma
         changes["discard"] = state.discard + cards
     elif to is not None:
         changes["removed"] = state.removed + cards
-    return replace(state, **changes)  # type: ignore[arg-type]
+    return replace(state, **changes)
 
 
 def _move_from_river(state: MazeState, event: ev.RiverCardMovedByGm) -> MazeState:
