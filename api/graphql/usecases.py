@@ -29,7 +29,7 @@ from api.graphql.generate import (
 from api.graphql.problem import EXPECTED, Problem, as_problem
 from api.tables.tokens import RoleToken
 from api.usecases.run import execute
-from api.usecases.table import GraphQLKind, Rendered, UseCase
+from api.usecases.table import GraphQLKind, Redacted, UseCase
 
 ARGUMENT = "the `token` argument"
 
@@ -83,7 +83,7 @@ def resolver(row: UseCase) -> Any:
             result = await execute(row, request, conn, "graphql", grant)
         except EXPECTED as exc:
             return as_problem(exc)
-        return result.typed(result.data) if isinstance(result, Rendered) else result
+        return result.typed(result.data) if isinstance(result, Redacted) else result
 
     params = [inspect.Parameter("info", inspect.Parameter.KEYWORD_ONLY, annotation=Info)]
     if table is not None:

@@ -14,7 +14,6 @@ from typing import Any
 
 import annotated_types
 from pydantic import BaseModel, ValidationError
-from pydantic.fields import FieldInfo
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -26,65 +25,64 @@ from api.rest.params import int_param
 from api.tables.access import bearer
 from api.tables.tokens import InvalidToken, RoleToken
 from api.usecases.run import execute
-from api.usecases.table import Rendered, UseCase
+from api.usecases.table import Redacted, UseCase
 
 BEARER = "Authorization: Bearer <token>"
 
 
-def _bounds(info: FieldInfo) -> tuple[int, int] | None:
-    """An integer field's [low, high], as its `ge` and `le` say (None: not a bounded int)."""
-    if info.annotation is not int:
-        return None
-    low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
-    high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
-    if not isinstance(low, int) or not isinstance(high, int):
-        return None
-    return low, high
+Bounds = dict[str, tuple[int, int]]
 
 
-def _query(request: Request, model: type[BaseModel], path: dict[str, Any]) -> BaseModel:
-    given: dict[str, Any] = {**request.query_params, **path}
-    for name, info in model.model_fields.items():
-        bounds = _bounds(info)
-        if bounds is not None and name in request.query_params:
-            # One message per mistake, as every integer query parameter answers it.
-            given[name] = int_param(request, name, 0, *bounds)
+def _bounded(model: type[BaseModel] | None) -> Bounds:
+    """The request model's integer fields with a `ge` and a `le`: name → [low, high]."""
+    out: Bounds = {}
+    for name, info in (model.model_fields if model is not None else {}).items():
+        low = next((m.ge for m in info.metadata if isinstance(m, annotated_types.Ge)), None)
+        high = next((m.le for m in info.metadata if isinstance(m, annotated_types.Le)), None)
+        if info.annotation is int and isinstance(low, int) and isinstance(high, int):
+            out[name] = (low, high)
+    return out
+
+
+def _validated(model: type[BaseModel], fields: dict[str, Any]) -> BaseModel:
     try:
-        return model.model_validate(given)
+        return model.model_validate(fields)
     except ValidationError as exc:
         detail = f"path or query parameters do not match {model.__name__}"
         raise InvalidRequest(detail, validation_errors(exc)) from None
 
 
+def _query(
+    request: Request, model: type[BaseModel], path: dict[str, Any], bounds: Bounds
+) -> BaseModel:
+    given: dict[str, Any] = {**request.query_params, **path}
+    for name, (low, high) in bounds.items():
+        if name in request.query_params:
+            # One message per mistake, as every integer query parameter answers it.
+            given[name] = int_param(request, name, 0, low, high)
+    return _validated(model, given)
+
+
 def render(
-    result: BaseModel | Rendered, status: int = 200, headers: dict[str, str] | None = None
+    result: BaseModel | Redacted, status: int = 200, headers: dict[str, str] | None = None
 ) -> Response:
     """A result model as JSON, leaving out what it did not set (a rendered result as is)."""
-    if isinstance(result, Rendered):
+    if isinstance(result, Redacted):
         return JSONResponse(result.data, status_code=status, headers=headers)
     body = result.model_dump_json(exclude_unset=True)
     return Response(body, status_code=status, headers=headers, media_type="application/json")
 
 
-async def _request(row: UseCase, request: Request, path: dict[str, Any]) -> Any:
+async def _request(row: UseCase, request: Request, path: dict[str, Any], bounds: Bounds) -> Any:
     """The row's validated request: from the query and path, or the body (and path)."""
     if row.request is None:
         return None
     if row.method in ("GET", "DELETE"):
-        return _query(request, row.request, path)
+        return _query(request, row.request, path, bounds)
     if row.body is None:
         return parse_model(await read_body(request), row.request)
     body = parse_model(await read_body(request), row.body)
-    return _query_free(row.request, {**body.model_dump(exclude_unset=True), **path})
-
-
-def _query_free(model: type[BaseModel], fields: dict[str, Any]) -> BaseModel:
-    try:
-        return model.model_validate(fields)
-    except ValidationError as exc:
-        raise InvalidRequest(
-            f"path does not match {model.__name__}", validation_errors(exc)
-        ) from None
+    return _validated(row.request, {**body.model_dump(exclude_unset=True), **path})
 
 
 def route(row: UseCase) -> Route:
@@ -95,16 +93,16 @@ def route(row: UseCase) -> Route:
         raise TypeError(f"{row.name}: a POST or PUT row with path parameters names its body")
     if row.method is None:
         raise TypeError(f"{row.name}: a GraphQL-only row has no route")
-    table = row.table
+    table, params, bounds = row.table, row.path_params, _bounded(row.request)
 
     async def endpoint(request: Request) -> Response:
-        path = {k: v for k, v in request.path_params.items() if k in row.path_params}
+        path = {k: v for k, v in request.path_params.items() if k in params}
         grant: RoleToken | None = None
         try:
             if table is not None:
                 found = request.path_params[table.param]
                 grant = await table.grant(request, found, bearer(request), BEARER)
-            args = await _request(row, request, path)
+            args = await _request(row, request, path, bounds)
             result = await execute(row, args, request, "rest", grant)
         except InvalidToken as exc:
             return problems.problem(

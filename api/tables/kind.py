@@ -26,6 +26,7 @@ from api.tables.tokens import (
     RoleToken,
     SessionNotFound,
     authenticate,
+    first_tokens,
     issue_token,
     token_facts,
 )
@@ -130,16 +131,8 @@ class Kind(Generic[S, V]):
         """A new table's GM and spectator tokens, their ids and (shared) expiry."""
         subject = self.subject(table_id)
         gm = issue_token(secret, subject, "gm", issued, ttl_seconds=ttl, tenant=tenant)
-        spectator = issue_token(secret, subject, "spectator", issued, ttl_seconds=ttl,
-                                tenant=tenant)  # fmt: skip
-        facts, watching = token_facts(gm), token_facts(spectator)
-        return {
-            "gm_token": gm,
-            "gm_token_id": facts["token_id"],
-            "spectator_token": spectator,
-            "spectator_token_id": watching["token_id"],
-            "expires_at": facts["expires_at"],
-        }
+        watch = issue_token(secret, subject, "spectator", issued, ttl_seconds=ttl, tenant=tenant)
+        return first_tokens(gm, watch)
 
     def issue(
         self,

@@ -30,7 +30,7 @@ from api.openapi.tokens import REVOKE_NOTE
 from api.sessions.requests import RevokeTokens
 from api.tables.access import now
 from api.tables.kind import MAX_PAGE
-from api.usecases.table import Call, GraphQLKind, Rendered, UseCase
+from api.usecases.table import Call, GraphQLKind, Redacted, UseCase
 from api.usecases.tables import (
     CAMPAIGN,
     TABLE_ERRORS,
@@ -83,16 +83,16 @@ class TickPage(EventsAfter):
     limit: int = Field(default=50, ge=1, le=MAX_PAGE, description="Page size.")
 
 
-def ticks(request: TickPage, call: Call) -> Rendered:
+def ticks(request: TickPage, call: Call) -> Redacted:
     """The viewer's downtimes after version `after`, oldest first."""
     page = usecases.ticks(_campaigns(call), call.granted(), request.after, request.limit)
-    return Rendered(page, shown_ticks)
+    return Redacted(page, shown_ticks)
 
 
-def advance(request: rq.Advance, call: Call) -> Rendered:
+def advance(request: rq.Advance, call: Call) -> Redacted:
     """GM: pass downtimes by hand, through `through`."""
     done = usecases.advance(_campaigns(call), _clock(call), call.granted(), request, time.time())
-    return Rendered(done, shown_result)
+    return Redacted(done, shown_result)
 
 
 def command(
@@ -101,11 +101,11 @@ def command(
     *,
     actor: Callable[[Any], str | None] = lambda _: None,
     reschedule: bool = False,
-) -> Callable[[Any, Call], Rendered]:
+) -> Callable[[Any, Call], Redacted]:
     """The service of a campaign command: `build(request, state)` is the domain command,
     `actor(request)` the runner a player may send it for (None: the GM alone)."""
 
-    def service(request: Any, call: Call) -> Rendered:
+    def service(request: Any, call: Call) -> Redacted:
         inner = getattr(request, "root", request)  # a tagged union's body
         done = usecases.send(
             _campaigns(call),
@@ -117,7 +117,7 @@ def command(
             command_id=getattr(inner, "command_id", None),
             clock=_clock(call) if reschedule else None,
         )
-        return Rendered(done, shown_result)
+        return Redacted(done, shown_result)
 
     return service
 
@@ -157,11 +157,8 @@ def _given(given: dict[str, Any], **choices: str) -> dict[str, Any]:
     return out
 
 
-def _create_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
-    return _given(given, cadence="kind")
-
-
 def _cadence_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
+    """The arguments given, a `CadenceInput` as the cadence tagged by `kind`."""
     return _given(given, cadence="kind")
 
 
@@ -211,7 +208,7 @@ ROWS: tuple[UseCase, ...] = (
             status=201, errors=(*BODY_ERRORS, 503), cpu=True, headers=no_store,
             description="The GM and spectator tokens are shown once. A scheduled cadence "
             "(interval or weekly) puts the campaign on the tick schedule.",
-            graphql_args=_CREATE_ARGS, from_graphql=_create_from_graphql),
+            graphql_args=_CREATE_ARGS, from_graphql=_cadence_from_graphql),
     _row("getCampaign", "GET", "", "campaign", None, looking(CAMPAIGNS, shown_look),
          "This viewer's view of a campaign", result=CampaignView, errors=READ_ERRORS,
          description="Players and spectators see the supplies only as a level."),

@@ -15,7 +15,7 @@ from api.middleware.rate_limit import redis_url_of
 from api.problems import RateLimited
 from api.ratelimit import TokenBuckets
 from api.tables.tokens import RoleToken
-from api.usecases.table import Call, Rendered, UseCase
+from api.usecases.table import Call, Redacted, UseCase
 
 # One semaphore per bounded row, process-wide: exact distributions can take about a
 # second of CPU each, and bounding them keeps the event loop (health checks) responsive.
@@ -65,7 +65,7 @@ async def execute(
     conn: HTTPConnection,
     transport: str,
     grant: RoleToken | None = None,
-) -> BaseModel | Rendered:
+) -> BaseModel | Redacted:
     """The row's result for a validated `request`; domain errors propagate to the adapter."""
     await spend(row, request, conn)
     call = call_of(conn, grant)

@@ -31,7 +31,7 @@ from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import SESSIONS
 from api.tables.access import now
 from api.tables.tokens import Forbidden
-from api.usecases.table import Call, Rendered, UseCase
+from api.usecases.table import Call, Redacted, UseCase
 from api.usecases.tables import (
     SESSION,
     TABLE_ERRORS,
@@ -51,7 +51,6 @@ from services.labyrinth.shown import (
     shown_result,
 )
 
-ERRORS = TABLE_ERRORS
 TAG = "sessions"
 
 
@@ -67,13 +66,13 @@ def create_session(request: CreateSession, call: Call) -> CreatedSession:
     return CreatedSession.model_validate(created)
 
 
-def send_command(request: Any, call: Call) -> Rendered:
+def send_command(request: Any, call: Call) -> Redacted:
     """One command as the token allows; its events and the view, for the sender."""
     command = request.root if isinstance(request, CommandBody) else request
     grant = call.granted()
     result = usecases.send(_sessions(call), grant, command)
     gm = grant.role == "gm"
-    return Rendered(result, lambda data: shown_result(data, gm=gm))
+    return Redacted(result, lambda data: shown_result(data, gm=gm))
 
 
 class LookSession(BaseModel):
@@ -87,7 +86,7 @@ class LookSession(BaseModel):
 _look = looking(SESSIONS, shown_look)
 
 
-def look(request: LookSession, call: Call) -> BaseModel | Rendered:
+def look(request: LookSession, call: Call) -> BaseModel | Redacted:
     """The session as the token's viewer sees it (`view=gm`: the GM's token only)."""
     if request.view == "gm" and call.granted().role != "gm":
         raise Forbidden("only the GM may read the GM view")
@@ -188,23 +187,23 @@ ROWS: tuple[UseCase, ...] = (
             description="The GM and spectator tokens are shown once.",
             graphql_args=_CREATE_ARGS, from_graphql=_create_from_graphql),
     UseCase("getSession", "GET", _ONE, "query", "session", LookSession, SessionView, look,
-            "This viewer's view of a session", TAG, table=SESSION, errors=ERRORS, cpu=True,
+            "This viewer's view of a session", TAG, table=SESSION, errors=TABLE_ERRORS, cpu=True,
             graphql_args=(("as_gm", bool, False),), from_graphql=_look_from_graphql),
     UseCase("issueToken", "POST", f"{_ONE}/tokens", "mutation", "issue_session_token",
             IssueToken, SessionToken, issuing(SESSIONS, SessionToken),
             "Issue a player or spectator token, or renew the GM's", TAG, table=SESSION,
-            status=201, errors=ERRORS, cpu=True, headers=no_store),
+            status=201, errors=TABLE_ERRORS, cpu=True, headers=no_store),
     UseCase("revokeSessionTokens", "POST", f"{_ONE}/revocations", "mutation",
             "revoke_session_tokens", RevokeTokens, Revocation, revoking(SESSIONS),
             "Revoke a token, a member's, a role's or every token", TAG, table=SESSION,
-            errors=ERRORS, cpu=True, headers=no_store, description=REVOKE_NOTE),
+            errors=TABLE_ERRORS, cpu=True, headers=no_store, description=REVOKE_NOTE),
     UseCase("sendCommand", "POST", f"{_ONE}/commands", "mutation", "send_command",
             CommandBody, CommandResult, send_command, "Send one command", TAG, table=SESSION,
-            errors=ERRORS, cpu=True, graphql_args=_SEND_ARGS,
+            errors=TABLE_ERRORS, cpu=True, graphql_args=_SEND_ARGS,
             from_graphql=_command_from_graphql, problem_field=_command_field),
     UseCase("getEvents", "GET", f"{_ONE}/events", "query", "session_events", EventsAfter,
             SessionEventPage, paging(SESSIONS, shown_page), "This viewer's redacted events",
             TAG, table=SESSION,
-            errors=ERRORS, cpu=True),
+            errors=TABLE_ERRORS, cpu=True),
     *(_override(m) for m in typing.get_args(GmOverride)),
 )  # fmt: skip

@@ -67,23 +67,22 @@ class Call:
 
     def fair_rolls(self) -> FairRolls:
         """The tenant's record of rolled fair nonces; NotReady without a store."""
-        if self.runtime is None:
-            raise NotReady("the store is not reachable")
-        return self.runtime.fair_rolls_for(self.tenant)
+        return self.store().fair_rolls_for(self.tenant)
 
 
 @dataclass(frozen=True, slots=True)
-class Rendered:
-    """A result the service already rendered as JSON-ready data (a viewer's view, its
-    events): REST sends `data` as it is, GraphQL types it once with `typed`. The row's
-    `result` model is its schema on both transports."""
+class Redacted:
+    """A result the redaction already made JSON-ready for its viewer (a view, events):
+    REST sends `data` as it is, GraphQL types it once with `typed`. The row's `result`
+    model is its schema on both transports. (Not `api.rolls.Rendered`, the request
+    mixin that asks for rendered dice.)"""
 
     data: dict[str, Any]
     typed: Callable[[dict[str, Any]], BaseModel]
 
 
 # A service callable: the validated request (None for a row without one) and the call.
-Service = Callable[[Any, Call], "BaseModel | Rendered"]
+Service = Callable[[Any, Call], "BaseModel | Redacted"]
 Grant = Callable[["HTTPConnection", str, "str | None", str], Awaitable["RoleToken"]]
 
 

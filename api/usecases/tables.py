@@ -18,7 +18,7 @@ from api.sessions.usecases import SESSIONS
 from api.tables import join as tables
 from api.tables.kind import MAX_PAGE, Kind
 from api.usecases.markers import LongInt
-from api.usecases.table import Call, Rendered, Service, Table, UseCase
+from api.usecases.table import Call, Redacted, Service, Table, UseCase
 
 SESSION = Table("session_id", SESSION_ID, "session", SESSIONS.grant, "Session token refused")
 CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, "campaign", CAMPAIGNS.grant, "Campaign token refused")
@@ -62,8 +62,8 @@ def revoking(kind: Kind[Any, Any]) -> Service:
 def looking(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> Service:
     """The service of a table's view for the token's viewer."""
 
-    def look(request: Any, call: Call) -> Rendered:
-        return Rendered(kind.look(_service(kind, call), call.granted()), typed)
+    def look(request: Any, call: Call) -> Redacted:
+        return Redacted(kind.look(_service(kind, call), call.granted()), typed)
 
     return look
 
@@ -80,9 +80,9 @@ class EventsAfter(BaseModel):
 def paging(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> Service:
     """The service of a page of a table's events for the token's viewer."""
 
-    def history(request: EventsAfter, call: Call) -> Rendered:
+    def history(request: EventsAfter, call: Call) -> Redacted:
         page = kind.history(_service(kind, call), call.granted(), request.after, request.limit)
-        return Rendered(page, typed)
+        return Redacted(page, typed)
 
     return history
 
@@ -127,24 +127,15 @@ class ListTables(BaseModel):
     )
 
 
-def list_sessions(request: ListTables, call: Call) -> SessionList:
-    """The tenant's sessions, newest first."""
-    store = call.store()
-    listed = tables.list_sessions(
-        store.tables_for(call.tenant), store.sessions_for(call.tenant), request.limit,
-        request.cursor,
-    )  # fmt: skip
-    return SessionList.model_validate(listed)
+def listing(kind: Kind[Any, Any], lister: Callable[..., Any], result: type[BaseModel]) -> Service:
+    """The service of a page of the tenant's tables of one kind, newest first."""
 
+    def listed(request: ListTables, call: Call) -> BaseModel:
+        page = lister(call.store().tables_for(call.tenant), _service(kind, call), request.limit,
+                      request.cursor)  # fmt: skip
+        return result.model_validate(page)
 
-def list_campaigns(request: ListTables, call: Call) -> CampaignList:
-    """The tenant's campaigns, newest first."""
-    store = call.store()
-    listed = tables.list_campaigns(
-        store.tables_for(call.tenant), store.campaigns_for(call.tenant), request.limit,
-        request.cursor,
-    )  # fmt: skip
-    return CampaignList.model_validate(listed)
+    return listed
 
 
 def _runner_as_member(given: dict[str, Any]) -> dict[str, Any]:
@@ -160,11 +151,11 @@ _RUNNER_CODE_ARGS = (
 LISTED = (401, 403, 422, 429)
 ROWS: tuple[UseCase, ...] = (
     UseCase("listSessions", "GET", "/sessions", "query", "sessions", ListTables, SessionList,
-            list_sessions, "The tenant's sessions, newest first", "sessions", errors=LISTED,
-            cpu=True),
+            listing(SESSIONS, tables.list_sessions, SessionList),
+            "The tenant's sessions, newest first", "sessions", errors=LISTED, cpu=True),
     UseCase("listCampaigns", "GET", "/campaigns", "query", "campaigns", ListTables,
-            CampaignList, list_campaigns, "The tenant's campaigns, newest first", "campaigns",
-            errors=LISTED, cpu=True),
+            CampaignList, listing(CAMPAIGNS, tables.list_campaigns, CampaignList),
+            "The tenant's campaigns, newest first", "campaigns", errors=LISTED, cpu=True),
     UseCase("createSessionJoinCode", "POST", "/sessions/{session_id}/join-codes", "mutation",
             "create_session_join_code", tables.CreateJoinCode, JoinCode, session_code,
             "A single-use join code for a party member's seat", "sessions", table=SESSION,
