@@ -114,7 +114,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # a GraphQL or REST call is not matched against the probes' paths first.
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
-            Mount("/v1", routes=rest.routes),
+            Mount("/v1", app=rest.SegmentRouter(rest.routes)),
             WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/readyz", readyz, methods=["GET"]),

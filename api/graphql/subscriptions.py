@@ -16,6 +16,7 @@ from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import strawberry
+from starlette.concurrency import run_in_threadpool
 
 from api.campaigns.usecases import CAMPAIGNS
 from api.clients import authenticate_connection
@@ -66,7 +67,8 @@ async def _events(
     try:
         authenticate_connection(conn, connection_param(info, "api_key"))
         given = token or connection_param(info, "token")
-        grant = await kind.grant(conn, table_id, given, CONNECTION)
+        grant = kind.grant(conn, table_id, given, CONNECTION)
+        await run_in_threadpool(kind.live, conn, grant)
     except EXPECTED as exc:
         yield as_problem(exc)
         return

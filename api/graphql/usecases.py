@@ -76,7 +76,7 @@ def resolver(row: UseCase) -> Any:
         try:
             if table is not None:
                 found, token = str(kwargs.pop("id")), kwargs.pop("token")
-                grant = await table.grant(conn, found, token, ARGUMENT)
+                grant = table.kind.grant(conn, found, token, ARGUMENT)
             request = _validated(row, kwargs)
             if isinstance(request, Problem):
                 return request

@@ -101,7 +101,7 @@ def route(row: UseCase) -> Route:
         try:
             if table is not None:
                 found = request.path_params[table.param]
-                grant = await table.grant(request, found, bearer(request), BEARER)
+                grant = table.kind.grant(request, found, bearer(request), BEARER)
             args = await _request(row, request, path, bounds)
             result = await execute(row, args, request, "rest", grant)
         except InvalidToken as exc:

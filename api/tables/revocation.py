@@ -112,12 +112,6 @@ def revocations_of(conn: HTTPConnection, tenant: str) -> Revocations:
     return found
 
 
-async def checked(conn: HTTPConnection, stream: str, grant: RoleToken) -> RoleToken:
-    """`grant`, once Redis says it is not revoked (TokenRevoked otherwise)."""
-    await run_in_threadpool(ensure_live, revocations_of(conn, grant.tenant), stream, grant)
-    return grant
-
-
 def revoke(
     revocations: Revocations,
     stream: str,

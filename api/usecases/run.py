@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
@@ -66,17 +68,35 @@ async def execute(
     transport: str,
     grant: RoleToken | None = None,
 ) -> BaseModel | Redacted:
-    """The row's result for a validated `request`; domain errors propagate to the adapter."""
+    """The row's result for a validated `request`; domain errors propagate to the adapter.
+
+    A table row's `grant` (its token verified, no I/O yet) is checked against revocations
+    in the same thread as the service, after the price: one hop off the event loop."""
     await spend(row, request, conn)
     call = call_of(conn, grant)
+    service: Callable[[Any, Call], BaseModel | Redacted] = row.service
+    if grant is not None and row.table is not None:
+        service = partial(_live_first, row.table.kind.live, conn, grant, row.service)
     bound = _bound(row)
     if bound is not None:
         async with bound:
-            result = await run_in_threadpool(row.service, request, call)
-    elif row.cpu(request) if callable(row.cpu) else row.cpu:
-        result = await run_in_threadpool(row.service, request, call)
+            result = await run_in_threadpool(service, request, call)
+    elif grant is not None or (row.cpu(request) if callable(row.cpu) else row.cpu):
+        result = await run_in_threadpool(service, request, call)
     else:
-        result = row.service(request, call)
+        result = service(request, call)
     if row.rolls:
         count_roll(conn, transport)
     return result
+
+
+def _live_first(
+    live: Callable[[HTTPConnection, RoleToken], None],
+    conn: HTTPConnection,
+    grant: RoleToken,
+    service: Callable[[Any, Call], BaseModel | Redacted],
+    request: Any,
+    call: Call,
+) -> BaseModel | Redacted:
+    live(conn, grant)
+    return service(request, call)

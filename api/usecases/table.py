@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -20,9 +20,8 @@ from api.tables.access import NotReady
 from infra.settings import Settings
 
 if TYPE_CHECKING:
-    from starlette.requests import HTTPConnection
-
     from api.runtime import Runtime
+    from api.tables.kind import Kind
     from api.tables.tokens import RoleToken
     from services.store.fairrolls import FairRolls
 
@@ -83,7 +82,6 @@ class Redacted:
 
 # A service callable: the validated request (None for a row without one) and the call.
 Service = Callable[[Any, Call], "BaseModel | Redacted"]
-Grant = Callable[["HTTPConnection", str, "str | None", str], Awaitable["RoleToken"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +90,19 @@ class Table:
 
     Its REST path names the table by `{param}` and carries the token as a bearer token;
     its GraphQL field takes `id: ID!` and `token: String!` arguments. `pattern` is the id's
-    and `noun` the table's name in the contract. `grant` verifies the token for the table
-    in the caller's tenant (`where` says where the token goes, for the message when there
-    is none); `title` is a refused token's problem title."""
+    pattern; `kind` verifies the token for the table in the caller's tenant (`grant`)
+    and checks it against revocations (`live`); `title` is a refused token's problem
+    title."""
 
     param: str
     pattern: str
-    noun: str
-    grant: Grant
+    kind: Kind[Any, Any]
     title: str
+
+    @property
+    def noun(self) -> str:
+        """The table's name in the contract."""
+        return self.kind.noun
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +125,13 @@ class UseCase:
     model (the request's fields less the path's); the request is the body and the path.
 
     A `table` row acts with a role token for one table (sessions, campaigns): the
-    adapters verify it before the price is spent, and the service reads it as
-    `call.grant`. `fixed` are request fields the row sets itself (a GraphQL-only
-    command's `type` tag), never arguments. `graphql_args` replaces the request model's
-    fields as the GraphQL arguments where GraphQL spells the request its own way (a
-    `@oneOf` command), with `from_graphql` turning the given arguments into the
-    request's fields and `problem_field` naming a refused field as the caller spelled it.
+    adapters verify it before the price is spent, `execute` checks its revocations in
+    the service's thread, and the service reads it as `call.granted()`. `fixed` are
+    request fields the row sets itself (a GraphQL-only command's `type` tag), never
+    arguments. `graphql_args` replaces the request model's fields as the GraphQL
+    arguments where GraphQL spells the request its own way (a `@oneOf` command), with
+    `from_graphql` turning the given arguments into the request's fields and
+    `problem_field` naming a refused field as the caller spelled it.
     """
 
     name: str

@@ -20,8 +20,8 @@ from api.tables.kind import MAX_PAGE, Kind
 from api.usecases.markers import LongInt
 from api.usecases.table import Call, Redacted, Service, Table, UseCase
 
-SESSION = Table("session_id", SESSION_ID, "session", SESSIONS.grant, "Session token refused")
-CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, "campaign", CAMPAIGNS.grant, "Campaign token refused")
+SESSION = Table("session_id", SESSION_ID, SESSIONS, "Session token refused")
+CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, CAMPAIGNS, "Campaign token refused")
 # A role token refused (401/403), an unknown table (404), a conflict (409).
 TABLE_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
 NO_STORE = {"Cache-Control": "no-store"}

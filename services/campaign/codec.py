@@ -9,6 +9,7 @@ from services.campaign.events import EVENTS, Event
 from services.campaign.evolve import evolve
 from services.campaign.state import CampaignState, initial
 from services.jsoncodec import JsonCodec
+from services.store.sessions import folded
 
 _CODEC: JsonCodec[Event, CampaignState] = JsonCodec(EVENTS, CampaignState)
 
@@ -38,6 +39,7 @@ class CampaignAggregate:
 
     name = "campaign"
     decide = staticmethod(decide)
+    decided = staticmethod(folded(decide, evolve))
     evolve = staticmethod(evolve)
     encode_event = staticmethod(encode_event)
     decode_event = staticmethod(decode_event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.jsoncodec import JsonCodec
-from services.labyrinth.decide import decide
+from services.labyrinth.decide import decide, decided
 from services.labyrinth.events import EVENTS, Event
 from services.labyrinth.evolve import evolve
 from services.labyrinth.state import MazeState
@@ -38,6 +38,7 @@ class LabyrinthAggregate:
 
     name = "labyrinth"
     decide = staticmethod(decide)
+    decided = staticmethod(decided)
     evolve = staticmethod(evolve)
     encode_event = staticmethod(encode_event)
     decode_event = staticmethod(decode_event)

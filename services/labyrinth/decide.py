@@ -68,11 +68,16 @@ def _check_player(state: MazeState, player: str, phase: str) -> None:
 
 def decide(state: MazeState, command: cmd.Command, rng: Rng) -> list[Event]:
     """The events a command produces, or a LabyrinthError with a stable code."""
+    return decided(state, command, rng)[0]
+
+
+def decided(state: MazeState, command: cmd.Command, rng: Rng) -> tuple[list[Event], MazeState]:
+    """`decide`'s events and the state after them (the Emitter folds each as it goes)."""
     em = Emitter(state, rng)
     if isinstance(command, cmd.GmOverride):
         check_live(state)
         override(em, command)
-        return em.events
+        return em.events, em.state
     match command:
         case cmd.StartMaze():
             _start(em, command)
@@ -116,7 +121,7 @@ def decide(state: MazeState, command: cmd.Command, rng: Rng) -> list[Event]:
         case cmd.EndMaze():
             check_live(state)
             em.emit(MazeEnded(reason=command.reason))
-    return em.events
+    return em.events, em.state
 
 
 def _roll_dice(em: Emitter, command: cmd.RollDice) -> None:

@@ -34,11 +34,27 @@ class Aggregate(Protocol[S]):
 
     def initial(self) -> S: ...
     def decide(self, state: S, command: Any, rng: Rng) -> Sequence[Any]: ...
+    def decided(self, state: S, command: Any, rng: Rng) -> tuple[Sequence[Any], S]: ...
     def evolve(self, state: S, event: Any) -> S: ...
     def encode_event(self, event: Any) -> tuple[str, dict[str, Any]]: ...
     def decode_event(self, name: str, data: dict[str, Any]) -> Any: ...
     def encode_state(self, state: S) -> dict[str, Any]: ...
     def decode_state(self, data: dict[str, Any]) -> S: ...
+
+
+def folded(
+    decide: Callable[[S, Any, Rng], Sequence[Any]], evolve: Callable[[S, Any], S]
+) -> Callable[[S, Any, Rng], tuple[Sequence[Any], S]]:
+    """An aggregate's `decided` from its `decide` and `evolve`: the events, then the state
+    folded over them (for an engine that does not fold as it decides)."""
+
+    def decided(state: S, command: Any, rng: Rng) -> tuple[Sequence[Any], S]:
+        events = decide(state, command, rng)
+        for event in events:
+            state = evolve(state, event)
+        return events, state
+
+    return decided
 
 
 class SessionBusy(StoreError):
@@ -189,7 +205,7 @@ class SessionService(Generic[S]):
                     continue
                 raise WrongExpectedVersion(stream, seen_version, loaded.version)
             try:
-                events = list(agg.decide(loaded.state, command, rng))
+                events, state = agg.decided(loaded.state, command, rng)
             except Exception:
                 if optimistic:
                     continue
@@ -224,12 +240,9 @@ class SessionService(Generic[S]):
                 if done is not None:
                     return done
                 return self._duplicate(session_id, list(self._read_batch(stream, result)))
-            state = loaded.state
-            for e in events:
-                state = agg.evolve(state, e)
             recorded = tuple(
-                RecordedEvent(stream, v, p, n.id, n.type, n.data)
-                for v, p, n in zip(result.versions, result.positions, batch, strict=True)
+                RecordedEvent(stream, v, p, n.id, n.type, n.data, e)
+                for v, p, n, e in zip(result.versions, result.positions, batch, events, strict=True)
             )
             self._maybe_snapshot(stream, loaded.version, result.last_version, state)
             self._remember(stream, Loaded(state, result.last_version))

@@ -35,7 +35,7 @@ from services.labyrinth.codec import LabyrinthAggregate
 from services.labyrinth.events import EVENT_TYPES as LABYRINTH_EVENT_TYPES
 from services.labyrinth.events import EVENTS as LABYRINTH_EVENTS
 from services.store import NO_STREAM, NewEvent, RedisEventStore
-from services.store.sessions import Aggregate, SessionService
+from services.store.sessions import Aggregate, SessionService, folded
 from tests.unit.labyrinth.play import conserved
 
 # Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
@@ -287,6 +287,9 @@ class Doors:
 
     def evolve(self, state: tuple[DoorOpened, ...], event: Any) -> tuple[DoorOpened, ...]:
         return (*state, event)
+
+    def decided(self, state: tuple[DoorOpened, ...], command: Any, rng: Rng) -> Any:
+        return folded(self.decide, self.evolve)(state, command, rng)
 
     encode_event = staticmethod(TOY_CODEC.encode_event)
     decode_event = staticmethod(TOY_CODEC.decode_event)
