@@ -10,6 +10,7 @@ on the same per-tenant store, and the tick schedule lives on the same Redis.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -38,6 +39,8 @@ from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from services.store.tables import Tables
 from workers.client import stop_sending_jobs
+
+THREADS = 40
 
 
 @dataclass
@@ -150,9 +153,13 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """
     runtime = await run_in_threadpool(open_runtime, app.state.settings, app.state.metrics)
     app.state.runtime = runtime
+    # The request path's threads (api/usecases/run.py), as many as anyio's default.
+    app.state.threads = threads = ThreadPoolExecutor(THREADS, thread_name_prefix="api")
     try:
         yield
     finally:
+        del app.state.threads
+        await run_in_threadpool(threads.shutdown)
         await run_in_threadpool(stop_sending_jobs)
         if runtime._broker is not None:
             runtime._broker.close()

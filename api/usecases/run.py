@@ -1,11 +1,21 @@
-"""Running a row's service: the one place both transports call it (threadpool, bounds, metrics)."""
+"""Running a row's service: the one place both transports call it (threadpool, bounds, metrics).
+
+A service that blocks (Redis) or takes CPU runs in the app's thread pool
+(`app.state.threads`, opened and shut down with the app, api/runtime.py) through
+asyncio's executor: anyio's `to_thread` (Starlette's `run_in_threadpool`) spends about
+twice the CPU per hop on cancel scopes, a capacity limiter and context lookups, which
+on a session command is a tenth of its cost. Before the app has started (a TestClient
+without its lifespan) they run on anyio's.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable
+from concurrent.futures import Executor
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
@@ -18,6 +28,8 @@ from api.problems import RateLimited
 from api.ratelimit import TokenBuckets
 from api.tables.tokens import RoleToken
 from api.usecases.table import Call, Redacted, UseCase
+
+T = TypeVar("T")
 
 # One semaphore per bounded row, process-wide: exact distributions can take about a
 # second of CPU each, and bounding them keeps the event loop (health checks) responsive.
@@ -54,6 +66,15 @@ async def spend_tokens(conn: HTTPConnection, price: int, what: str) -> None:
         )
 
 
+async def in_thread(conn: HTTPConnection, fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)` in the app's thread pool, in a copy of the caller's context."""
+    pool: Executor | None = getattr(conn.app.state, "threads", None)
+    if pool is None:
+        return await run_in_threadpool(fn, *args)
+    run = contextvars.copy_context().run
+    return await asyncio.get_running_loop().run_in_executor(pool, run, fn, *args)
+
+
 def call_of(conn: HTTPConnection, grant: RoleToken | None = None) -> Call:
     """What a service may read of this request: the settings, the tenant, the runtime
     and, for a table row, the verified grant of its role token."""
@@ -80,9 +101,9 @@ async def execute(
     bound = _bound(row)
     if bound is not None:
         async with bound:
-            result = await run_in_threadpool(service, request, call)
+            result = await in_thread(conn, service, request, call)
     elif grant is not None or (row.cpu(request) if callable(row.cpu) else row.cpu):
-        result = await run_in_threadpool(service, request, call)
+        result = await in_thread(conn, service, request, call)
     else:
         result = service(request, call)
     if row.rolls:
