@@ -185,3 +185,35 @@ def test_tokens_are_revoked_over_graphql_too(client: httpx.Client) -> None:
     revocation = answer["data"]["revokeSessionTokens"]
     assert revocation == {"__typename": "Revocation", "revoked": "member:p1", "gmToken": None}
     assert _status(table, table.players["p1"]) == (401, "token_revoked")
+
+
+def test_a_revoked_token_is_refused_on_both_transports_for_views_and_commands(
+    client: httpx.Client,
+) -> None:
+    # The revocation is read with the command, in its thread (api/usecases/run.py):
+    # every table row, REST or GraphQL, session or campaign, goes through that read.
+    table = Table(client)
+    campaign = Campaign(client)
+    campaign.add("r1")
+    _revoke(table, {"member": "p1"})
+    campaign.ok("POST", "/revocations", json={"member": "r1"})
+    p1, r1 = table.players["p1"], campaign.players["r1"]
+    sent = table.post("commands", {"type": "SkipDisarm", "player": "p1"}, p1)
+    chosen = campaign.call("POST", "/choices", r1, json={"runner": "r1", "activity": "rest"})
+    assert [r.status_code for r in (sent, chosen)] == [401, 401]
+    assert [r.json()["code"] for r in (sent, chosen)] == ["token_revoked"] * 2
+    queries = {
+        "session": ("query($id: ID!, $t: String!) { session(id: $id, token: $t) "
+                    "{ ... on Problem { code } } }", table.id, p1),
+        "sendCommand": ("mutation($id: ID!, $t: String!) { sendCommand(id: $id, token: $t, "
+                        'command: {skipDisarm: {player: "p1"}}) { ... on Problem { code } } }',
+                        table.id, p1),
+        "campaign": ("query($id: ID!, $t: String!) { campaign(id: $id, token: $t) "
+                     "{ ... on Problem { code } } }", campaign.id, r1),
+    }  # fmt: skip
+    for field, (query, found, token) in queries.items():
+        variables = {"id": found, "t": token}
+        answer = client.post("/graphql", json={"query": query, "variables": variables}).json()
+        assert answer["data"][field] == {"code": "token_revoked"}, (field, answer)
+    # The others still act: the refusals are the revocation's, not the requests'.
+    assert _status(table, table.players["p2"]) == (200, None)
