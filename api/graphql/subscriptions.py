@@ -16,7 +16,6 @@ from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 
 from api.campaigns.usecases import CAMPAIGNS
 from api.clients import authenticate_connection
@@ -28,6 +27,7 @@ from api.sessions.usecases import SESSIONS
 from api.tables.kind import Kind
 from api.tables.stream import follow
 from api.tables.tokens import InvalidToken
+from api.usecases.run import in_thread
 from services.campaign import shown as campaign_shown
 from services.labyrinth import shown as session_shown
 
@@ -68,7 +68,7 @@ async def _events(
         authenticate_connection(conn, connection_param(info, "api_key"))
         given = token or connection_param(info, "token")
         grant = kind.grant(conn, table_id, given, CONNECTION)
-        await run_in_threadpool(kind.live, conn, grant)
+        await in_thread(conn, kind.live, conn, grant)
     except EXPECTED as exc:
         yield as_problem(exc)
         return
