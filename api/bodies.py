@@ -77,8 +77,3 @@ def parse_model(raw: bytes | str, model: type[M]) -> M:
         raise InvalidRequest(
             f"request body does not match {model.__name__}", validation_errors(exc)
         ) from None
-
-
-async def read_model(request: Request, model: type[M]) -> M:
-    """Read and validate the body of `request` as `model`."""
-    return parse_model(await read_body(request), model)

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
-from starlette.concurrency import run_in_threadpool
 
 from api.models import Rendering
 from api.usecases import dice_results
@@ -49,25 +48,9 @@ def recorded(fn: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, Rolls]
     return out, tuple(rolls)
 
 
-async def recorded_in_thread(fn: Callable[..., T], *args: Any) -> tuple[T, Rolls]:
-    """`recorded`, on a worker thread (for rules calls that may take a while)."""
-    return await run_in_threadpool(recorded, fn, *args)
-
-
 def rendered(rolls: Rolls, render: list[Rendering] | tuple[Rendering, ...]) -> list[Any]:
     """Each roll as `/v1/dice/roll` answers it, with the renderings asked for."""
     return [roll_result(r, render) for r in rolls]
-
-
-def rolls_json(rolls: Rolls, render: list[Rendering] | None) -> dict[str, Any]:
-    """`{"dice_rolls": [...]}` for a REST answer when `render` was given, else nothing."""
-    if render is None:
-        return {}
-    return {
-        "dice_rolls": [
-            r.model_dump(mode="json", exclude_unset=True) for r in rendered(rolls, render)
-        ]
-    }
 
 
 class DiceRolls(BaseModel):

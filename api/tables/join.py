@@ -16,10 +16,8 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.requests import HTTPConnection
 
 from api.campaigns.usecases import CAMPAIGNS, Campaigns
-from api.tables.access import NotReady, tenant_of
 from api.tables.revocation import now_ms
 from api.tables.tokens import (
     DEFAULT_TTL_SECONDS,
@@ -243,12 +241,3 @@ def list_campaigns(
             }
         )
     return {"campaigns": items, "next_cursor": nxt}
-
-
-def tables_of(conn: HTTPConnection) -> Tables:
-    """The caller's tenant's tables (index and join codes)."""
-    runtime = getattr(conn.app.state, "runtime", None)
-    if runtime is None:
-        raise NotReady("the event store is not reachable")
-    found: Tables = runtime.tables_for(tenant_of(conn))
-    return found
