@@ -23,6 +23,16 @@ class _Command(BaseModel):
     seen_version: LongInt | None = Field(default=None, ge=0)
     command_id: str | None = Field(default=None, min_length=8, max_length=128)
 
+    def to_domain(self) -> cmd.Command:
+        """The engine's command of the same name, with the same fields (lists as tuples)."""
+        fields = {
+            name: tuple(value) if isinstance(value, list) else value
+            for name, value in self
+            if name not in ("type", "seen_version", "command_id")
+        }
+        command: cmd.Command = getattr(cmd, type(self).__name__)(**fields)
+        return command
+
 
 class TakeAction(_Command):
     type: Literal["TakeAction"]
@@ -31,19 +41,11 @@ class TakeAction(_Command):
     cards: list[_Id] = Field(default=[], max_length=3)
     target: _Id | None = None
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.TakeAction(
-            player=self.player, action=self.action, cards=tuple(self.cards), target=self.target
-        )
-
 
 class FlipCard(_Command):
     type: Literal["FlipCard"]
     player: _Id
     card: _Id
-
-    def to_domain(self) -> cmd.Command:
-        return cmd.FlipCard(player=self.player, card=self.card)
 
 
 class ChooseCard(_Command):
@@ -51,47 +53,29 @@ class ChooseCard(_Command):
     player: _Id
     card: _Id
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.ChooseCard(player=self.player, card=self.card)
-
 
 class AttemptDisarm(_Command):
     type: Literal["AttemptDisarm"]
     player: _Id
-
-    def to_domain(self) -> cmd.Command:
-        return cmd.AttemptDisarm(player=self.player)
 
 
 class SkipDisarm(_Command):
     type: Literal["SkipDisarm"]
     player: _Id
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.SkipDisarm(player=self.player)
-
 
 class ResolveEncounter(_Command):
     type: Literal["ResolveEncounter"]
     outcome: EncounterOutcome
-
-    def to_domain(self) -> cmd.Command:
-        return cmd.ResolveEncounter(outcome=self.outcome)
 
 
 class EndMaze(_Command):
     type: Literal["EndMaze"]
     reason: str = Field(default="ended_by_gm", min_length=1, max_length=200)
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.EndMaze(reason=self.reason)
-
 
 class RollInitiative(_Command):
     type: Literal["RollInitiative"]
-
-    def to_domain(self) -> cmd.Command:
-        return cmd.RollInitiative()
 
 
 # GM overrides (docs/RULES.md, "GM overrides"): each carries the GM's reason.
@@ -106,14 +90,6 @@ class OverrideMember(_Command):
     in_play: bool | None = None
     reason: _Reason
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.OverrideMember(
-            member=self.member,
-            asleep_turns=self.asleep_turns,
-            in_play=self.in_play,
-            reason=self.reason,
-        )
-
 
 class OverrideTurn(_Command):
     """GM: end the running turn now (nothing pending resolves); `next_player` acts next."""
@@ -122,9 +98,6 @@ class OverrideTurn(_Command):
     next_player: _Id | None = None
     reason: _Reason
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.OverrideTurn(next_player=self.next_player, reason=self.reason)
-
 
 class RevealRiverCard(_Command):
     """GM: turn a face-down river card (slot id) face up for the table, unresolved."""
@@ -132,9 +105,6 @@ class RevealRiverCard(_Command):
     type: Literal["RevealRiverCard"]
     card: _Id
     reason: _Reason
-
-    def to_domain(self) -> cmd.Command:
-        return cmd.RevealRiverCard(card=self.card, reason=self.reason)
 
 
 class MoveRiverCard(_Command):
@@ -146,9 +116,6 @@ class MoveRiverCard(_Command):
     refill: bool = False
     reason: _Reason
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.MoveRiverCard(card=self.card, to=self.to, refill=self.refill, reason=self.reason)
-
 
 class OverrideScore(_Command):
     """GM: set the Right Path and/or Monster point counts."""
@@ -157,11 +124,6 @@ class OverrideScore(_Command):
     right_paths: int | None = Field(default=None, ge=0, le=MAX_POINTS)
     monster_points: int | None = Field(default=None, ge=0, le=MAX_POINTS)
     reason: _Reason
-
-    def to_domain(self) -> cmd.Command:
-        return cmd.OverrideScore(
-            right_paths=self.right_paths, monster_points=self.monster_points, reason=self.reason
-        )
 
 
 class OverrideActions(_Command):
@@ -173,14 +135,6 @@ class OverrideActions(_Command):
     action_taken: bool | None = None
     reason: _Reason
 
-    def to_domain(self) -> cmd.Command:
-        return cmd.OverrideActions(
-            locked=None if self.locked is None else tuple(self.locked),
-            removed=None if self.removed is None else tuple(self.removed),
-            action_taken=self.action_taken,
-            reason=self.reason,
-        )
-
 
 class OverrideTrap(_Command):
     """GM: hand-pick the pending trap (`row` of the trap table) and/or its DC."""
@@ -189,9 +143,6 @@ class OverrideTrap(_Command):
     row: int | None = Field(default=None, ge=0, le=100)
     dc: int | None = Field(default=None, ge=1, le=MAX_TRAP_DC)
     reason: _Reason
-
-    def to_domain(self) -> cmd.Command:
-        return cmd.OverrideTrap(row=self.row, dc=self.dc, reason=self.reason)
 
 
 class RollDice(_Command):

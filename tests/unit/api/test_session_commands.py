@@ -97,3 +97,27 @@ def test_malformed_overrides_are_refused_before_the_engine(fields: dict[str, obj
 def test_an_override_becomes_the_engines_command() -> None:
     body = command(type="OverrideActions", locked=["forge_a_path"], reason="r").root
     assert body.to_domain() == cmd.OverrideActions(locked=(Action.FORGE_A_PATH,), reason="r")
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        (
+            {"type": "TakeAction", "player": "p1", "action": "scout_ahead", "cards": ["s1"]},
+            cmd.TakeAction(player="p1", action=Action.SCOUT_AHEAD, cards=("s1",)),
+        ),
+        ({"type": "EndMaze", "command_id": "retry-key-1"}, cmd.EndMaze()),
+        (
+            {"type": "MoveRiverCard", "card": "s2", "to": "discard", "reason": "r"},
+            cmd.MoveRiverCard(card="s2", to="discard", reason="r"),
+        ),
+        (
+            {"type": "RollDice", "expression": "1d6", "to": ["p1"], "visibility": "whisper"},
+            cmd.RollDice(by=None, expression="1d6", visibility="whisper", to=("p1",)),
+        ),
+    ],
+)
+def test_a_command_becomes_the_engines_command_of_its_name(
+    fields: dict[str, object], expected: cmd.Command
+) -> None:
+    assert command(**fields).root.to_domain() == expected
