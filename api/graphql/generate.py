@@ -98,8 +98,9 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
         if len(items) != 1 or (origin is tuple and Ellipsis not in typing.get_args(tp)):
             raise TypeError(f"{where}: only homogeneous sequences map to GraphQL lists")
         return list[convert(items[0], [], where, is_input)]  # type: ignore[misc]
-    if origin is dict and issubclass(typing.get_args(tp)[0], enum.Enum):
-        return _keyed(typing.get_args(tp)[0], typing.get_args(tp)[1], where, is_input)
+    keys = _keys(typing.get_args(tp)[0]) if origin is dict else None
+    if keys is not None:
+        return _keyed(keys, typing.get_args(tp)[1], where, is_input, _PARTIAL in meta)
     if origin is dict and typing.get_args(tp)[0] is str and not is_input:
         return list[_entry(typing.get_args(tp)[1], where)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
@@ -192,9 +193,19 @@ def _admits_none(tp: Any) -> bool:
     )
 
 
-def _keyed(keys: type[enum.Enum], value: Any, where: str, is_input: bool) -> Any:
-    """A dict with a value for every member of `keys`, as an argument: an input type with
-    a field per member, named as the member's value (`STR`, `DEX`, …)."""
+def _keys(tp: Any) -> tuple[str, ...] | None:
+    """The values of an Enum class or of a `Literal` of strings: a keyed dict's keys."""
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tuple(str(member.value) for member in tp)
+    if typing.get_origin(tp) is typing.Literal and all(type(a) is str for a in typing.get_args(tp)):
+        return typing.get_args(tp)
+    return None
+
+
+def _keyed(keys: tuple[str, ...], value: Any, where: str, is_input: bool, partial: bool) -> Any:
+    """A dict keyed by an enum's values, as an argument: an input type with a field per
+    key, named as the key (`STR`, `DEX`, …); each optional when the dict's default is
+    `{}` (`partial`), else required."""
     owner, _, field = where.partition(".")
     name = owner.removesuffix("Input") + _pascal(field) + ("Input" if is_input else "")
     found = _KEYED.get((name, is_input))
@@ -202,7 +213,9 @@ def _keyed(keys: type[enum.Enum], value: Any, where: str, is_input: bool) -> Any
         return found
     inner = convert(value, [], where, is_input)
     cls: Any = type(name, (), {"__module__": __name__})
-    cls.__annotations__ = {str(member.value): inner for member in keys}
+    cls.__annotations__ = {key: inner | None if partial else inner for key in keys}
+    for key in keys if partial else ():
+        setattr(cls, key, UNSET)
     if not is_input:
         raise TypeError(f"{where}: a dict keyed by an enum maps to GraphQL inputs only")
     made = strawberry.input(cls, name=name)
@@ -294,9 +307,14 @@ def _is_map(tp: Any) -> bool:
     return len(members) == 1 and typing.get_origin(members[0]) is dict
 
 
-def input_type(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> Any:
+def input_type(
+    model: type[BaseModel],
+    skip: frozenset[str] = frozenset(),
+    spelled: dict[str, Any] | None = None,
+) -> Any:
     """The GraphQL input type of a nested request model, `<Model>Input` (built once);
-    `skip` leaves fields out (a command's `type`, given by the field that holds it)."""
+    `skip` leaves fields out (a command's `type`, given by the field that holds it) and
+    `spelled` names a field's annotation (a union GraphQL spells as a `@oneOf` input)."""
     found = _INPUTS.get(model)
     if found is not None:
         return found
@@ -308,7 +326,11 @@ def input_type(model: type[BaseModel], skip: frozenset[str] = frozenset()) -> An
     for field, info in model.model_fields.items():
         if field in skip:
             continue
-        annotations[field], default = _slot(info, f"{name}.{field}")
+        if spelled and field in spelled:
+            default: Any = _REQUIRED if info.is_required() else info.default
+            annotations[field] = spelled[field]
+        else:
+            annotations[field], default = _slot(info, f"{name}.{field}")
         if info.description:
             given = {} if default is _REQUIRED else {"default": default}
             setattr(cls, field, strawberry.field(description=info.description, **given))
@@ -324,19 +346,24 @@ def chosen(value: Any, tag: str) -> dict[str, Any]:
     return {**(fields if isinstance(fields, dict) else {}), tag: key}
 
 
-def one_of_input(name: str, models: dict[str, type[BaseModel]], skip: frozenset[str]) -> Any:
+def one_of_input(
+    name: str, models: dict[str, Any], skip: frozenset[str], description: str | None = None
+) -> Any:
     """A `@oneOf` input: one field per model (`flip_card: FlipCardInput`), exactly one of
     which a caller gives (a tagged union as GraphQL spells it); a model with no field
-    left is a Boolean (`true`)."""
+    left is a Boolean (`true`), anything else (an enum) stands as it is."""
     cls: Any = type(name, (), {"__module__": __name__})
-    cls.__annotations__ = {
-        # A model with no field left is chosen by `true` (`rollInitiative: true`).
-        key: (input_type(m, skip) if set(m.model_fields) - skip else bool) | None
-        for key, m in models.items()
-    }
+    cls.__annotations__ = {key: _choice(m, skip) | None for key, m in models.items()}
     for key in models:
         setattr(cls, key, UNSET)
-    return strawberry.input(cls, name=name, one_of=True)
+    return strawberry.input(cls, name=name, one_of=True, description=description)
+
+
+def _choice(model: Any, skip: frozenset[str]) -> Any:
+    if not _is_model(model):
+        return model
+    # A model with no field left is chosen by `true` (`rollInitiative: true`).
+    return input_type(model, skip) if set(model.model_fields) - skip else bool
 
 
 def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
@@ -357,13 +384,15 @@ def arguments(model: type[BaseModel]) -> list[tuple[str, Any, Any]]:
 
 
 _REQUIRED = object()
+_PARTIAL = object()  # a dict field whose default is `{}`: its keys are each optional
 
 
 def _slot(info: FieldInfo, where: str) -> tuple[Any, Any]:
     """(annotation, default) of a request field as an argument or input field: a scalar
     default is shown in the schema; another default (a list, a model) makes the slot
     optional and nullable, UNSET (left to pydantic); a required field has no default."""
-    annotation = convert(info.annotation, list(info.metadata), where, True)
+    partial = [_PARTIAL] if info.default == {} else []
+    annotation = convert(info.annotation, [*info.metadata, *partial], where, True)
     if info.is_required():
         return annotation, _REQUIRED
     value = info.default  # PydanticUndefined under a default_factory

@@ -20,7 +20,7 @@ from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.generate import FREE_FORM_FIELDS, one_of_input, plain
-from api.graphql.inputs import PartyMemberInput
+from api.graphql.inputs import PartyMemberInput, member_body
 from api.graphql.scalars import Long
 from api.openapi.spec import BODY_ERRORS
 from api.openapi.tables import CreatedSession, Revocation, SessionToken
@@ -161,7 +161,7 @@ _CREATE_ARGS = (
 
 def _create_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in given.items() if v is not None and k != "party"}
-    out["party"] = [m.to_dict() for m in given["party"]]
+    out["party"] = [member_body(m) for m in given["party"]]
     return out
 
 
