@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.campaigns.usecases import CAMPAIGNS, Campaigns
+from api.campaigns.usecases import Campaigns
 from api.tables.revocation import now_ms
 from api.tables.tokens import (
     DEFAULT_TTL_SECONDS,
@@ -40,7 +40,6 @@ ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O,
 CODE_LENGTH = 8
 _LOOKALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
 _CODE = re.compile(f"[{ALPHABET}]{{{CODE_LENGTH}}}")
-Kind = Literal["session", "campaign"]
 MAX_LIST = 100
 
 
@@ -89,7 +88,7 @@ def normalized(text: str) -> str | None:
 
 def make_code(
     tables: Tables,
-    kind: Kind,
+    kind: str,
     table_id: str,
     grant: RoleToken,
     request: CreateJoinCode,
@@ -175,30 +174,6 @@ def stream_namer(sessions: SessionService[MazeState], campaigns: Campaigns) -> S
         return (sessions if kind == "session" else campaigns).stream(table_id)
 
     return stream_of
-
-
-def session_code(
-    tables: Tables, sessions: SessionService[MazeState], grant: RoleToken, request: CreateJoinCode
-) -> dict[str, Any]:
-    """GM: a join code for a party member's seat in the grant's session (blocking)."""
-    session_id = grant.session_id
-
-    def seat_exists(member: str) -> bool:
-        return member in sessions.load(session_id).state.member_ids
-
-    return make_code(tables, "session", session_id, grant, request, seat_exists)
-
-
-def campaign_code(
-    tables: Tables, campaigns: Campaigns, grant: RoleToken, request: CreateJoinCode
-) -> dict[str, Any]:
-    """GM: a join code for one runner of the grant's campaign (blocking)."""
-    campaign_id = CAMPAIGNS.table_id(grant)
-
-    def seat_exists(member: str) -> bool:
-        return campaigns.load(campaign_id).state.runner(member) is not None
-
-    return make_code(tables, "campaign", campaign_id, grant, request, seat_exists)
 
 
 def list_sessions(

@@ -87,20 +87,21 @@ def paging(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -
     return history
 
 
-def session_code(request: tables.CreateJoinCode, call: Call) -> JoinCode:
-    """GM: a join code for a party member's seat."""
-    store = call.store()
-    sessions = store.sessions_for(call.tenant)
-    made = tables.session_code(store.tables_for(call.tenant), sessions, call.granted(), request)
-    return JoinCode.model_validate(made)
+def coding(kind: Kind[Any, Any]) -> Service:
+    """The service of a single-use join code for one seat of the grant's table (GM)."""
 
+    def code(request: tables.CreateJoinCode, call: Call) -> JoinCode:
+        grant, service = call.granted(), _service(kind, call)
+        table_id = kind.table_id(grant)
 
-def campaign_code(request: tables.CreateJoinCode, call: Call) -> JoinCode:
-    """GM: a join code for one runner."""
-    store = call.store()
-    campaigns = store.campaigns_for(call.tenant)
-    made = tables.campaign_code(store.tables_for(call.tenant), campaigns, call.granted(), request)
-    return JoinCode.model_validate(made)
+        def seat_exists(seat: str) -> bool:
+            return bool(kind.has_seat(service.load(table_id).state, seat))
+
+        made = tables.make_code(call.store().tables_for(call.tenant), kind.noun, table_id,
+                                grant, request, seat_exists)  # fmt: skip
+        return JoinCode.model_validate(made)
+
+    return code
 
 
 def join(request: tables.JoinTable, call: Call) -> JoinedTable:
@@ -157,12 +158,12 @@ ROWS: tuple[UseCase, ...] = (
             CampaignList, listing(CAMPAIGNS, tables.list_campaigns, CampaignList),
             "The tenant's campaigns, newest first", "campaigns", errors=LISTED, cpu=True),
     UseCase("createSessionJoinCode", "POST", "/sessions/{session_id}/join-codes", "mutation",
-            "create_session_join_code", tables.CreateJoinCode, JoinCode, session_code,
+            "create_session_join_code", tables.CreateJoinCode, JoinCode, coding(SESSIONS),
             "A single-use join code for a party member's seat", "sessions", table=SESSION,
             status=201, errors=TABLE_ERRORS, cpu=True, headers=no_store),
     UseCase("createCampaignJoinCode", "POST", "/campaigns/{campaign_id}/join-codes",
             "mutation", "create_campaign_join_code", tables.CreateJoinCode, JoinCode,
-            campaign_code, "A single-use join code for one runner", "campaigns",
+            coding(CAMPAIGNS), "A single-use join code for one runner", "campaigns",
             table=CAMPAIGN, status=201, errors=TABLE_ERRORS, cpu=True, headers=no_store,
             graphql_args=_RUNNER_CODE_ARGS, from_graphql=_runner_as_member),
     UseCase("joinTable", "POST", "/join", "mutation", "join_table", tables.JoinTable,
