@@ -11,26 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
-from api.rolls import Rendered, recorded, rendered
+from api.rolls import DiceRolls, Rendered, recorded, rendered
 from api.usecases import dice_results as out
 from api.usecases.dice import report
-from api.usecases.table import Call, Result, Service, UseCase
+from api.usecases.table import Call, Service, UseCase
 from services.dice import new_seed
 from services.haze import checks, effect_distribution, spells
 from services.haze import requests as rq
 from services.haze import usecases as haze
-
-
-class Diced(Result):
-    """The dice a rules call threw, when its request asked with `render`."""
-
-    dice_rolls: list[out.RollResult] | None = Field(
-        default=None,
-        description="Every roll the rules made, in order, each like `/v1/dice/roll`'s answer, "
-        "with the renderings named in `render`; absent without `render`.",
-    )
 
 
 class HazeActionBody(rq.HazeActionRequest, Rendered):
@@ -57,23 +47,23 @@ class HazeCastBody(spells.HazeCastRollRequest, Rendered):
     """Cast a known spell or prayer: ability + the spell's level, its difficulty applied."""
 
 
-class HazeActionResult(haze.RolledAction, Diced):
+class HazeActionResult(haze.RolledAction, DiceRolls):
     """An action: the roll, its success rate, any fumble's effect, the effect dice earned."""
 
 
-class HazeEffectDice(haze.RolledEffect, Diced):
+class HazeEffectDice(haze.RolledEffect, DiceRolls):
     """Effect dice as rolled: every face (each 10 re-rolled and added), the total."""
 
 
-class HazeReaction(haze.RolledReaction, Diced):
+class HazeReaction(haze.RolledReaction, DiceRolls):
     """Both rolls, what the defence took off, whether the blow lands, its exact chance."""
 
 
-class HazeInitiative(haze.RolledInitiative, Diced):
+class HazeInitiative(haze.RolledInitiative, DiceRolls):
     """The rolls, who reacts first (groups acting together), an ambush's penalty (else 0)."""
 
 
-class HazeAbilityCheck(haze.RolledCheck, Diced):
+class HazeAbilityCheck(haze.RolledCheck, DiceRolls):
     """A rolled ability check: the action roll, its exact chance and what it means."""
 
 
