@@ -12,11 +12,11 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from api.rendering import chance
 from api.rolls import Rendered, recorded, rendered
 from api.usecases import mazerats_results as out
 from api.usecases.markers import GRAPHQL_NAMES
 from api.usecases.table import Call, Result, Service, UseCase
+from services.chance import Chance
 from services.dice import Rng, new_seed, seeded_rng
 from services.mazerats import play_requests as play
 from services.mazerats import requests as req
@@ -133,7 +133,7 @@ def save(request: SaveBody, call: Call) -> out.MazeRatsSave:
 def save_chance(request: req.SaveOddsRequest, call: Call) -> out.MazeRatsSaveOdds:
     """The save bonus and its exact chance."""
     bonus = save_bonus(request.ability, request.path_covers)
-    odds = chance(save_odds(request.ability, request.path_covers))
+    odds = Chance.of(save_odds(request.ability, request.path_covers))
     return out.MazeRatsSaveOdds.model_validate({"bonus": bonus, "success": odds})
 
 
@@ -145,7 +145,7 @@ def opposed(request: OpposedSaveBody, call: Call) -> out.MazeRatsOpposedSave:
 def opposed_chance(request: req.OpposedOddsRequest, call: Call) -> out.MazeRatsOpposedOdds:
     """Each side's exact chance to win, and a tie's."""
     odds = opposed_odds(request.attacker_bonus, request.defender_bonus, request.ties)
-    data = {k: chance(getattr(odds, k)) for k in ("attacker", "defender", "tie")}
+    data = {k: Chance.of(getattr(odds, k)) for k in ("attacker", "defender", "tie")}
     return out.MazeRatsOpposedOdds.model_validate(data)
 
 
@@ -160,16 +160,16 @@ def attack_chance(request: req.AttackOddsRequest, call: Call) -> out.MazeRatsAtt
     return out.MazeRatsAttackOdds.model_validate(
         {
             "ac": request.armor_class,
-            "hit": chance(odds.hit),
-            "mean_damage": chance(odds.mean_damage),
-            "damage": [{"damage": d, **chance(p)} for d, p in odds.damage.items()],
+            "hit": Chance.of(odds.hit),
+            "mean_damage": Chance.of(odds.mean_damage),
+            "damage": [{"damage": d, **Chance.of(p).model_dump()} for d, p in odds.damage.items()],
         }
     )
 
 
 def reaction(request: ReactionBody, call: Call) -> out.MazeRatsReaction:
     """A rolled reaction and the exact chance it is cooperative."""
-    odds = chance(save_odds(request.leader_will, request.path_covers))
+    odds = Chance.of(save_odds(request.leader_will, request.path_covers))
     return _rolled(
         out.MazeRatsReaction, rules.reaction, request, lambda _: {"cooperative_odds": odds}
     )
@@ -177,7 +177,7 @@ def reaction(request: ReactionBody, call: Call) -> out.MazeRatsReaction:
 
 def morale(request: MoraleBody, call: Call) -> out.MazeRatsMorale:
     """Whether morale is due, the check if due (or forced), the chance it holds."""
-    odds = chance(save_odds(request.will))
+    odds = Chance.of(save_odds(request.will))
     return _rolled(out.MazeRatsMorale, rules.morale, request, lambda _: {"holds_odds": odds})
 
 
@@ -241,7 +241,7 @@ def spell_cast(request: CastBody, call: Call) -> out.MazeRatsSpellCast:
     """A cast spell: HP lost, death, the corruption save and its exact chance."""
 
     def odds(cast: Any) -> dict[str, Any]:
-        return {"resist_odds": None if cast.resist_odds is None else chance(cast.resist_odds)}
+        return {"resist_odds": None if cast.resist_odds is None else Chance.of(cast.resist_odds)}
 
     return _rolled(out.MazeRatsSpellCast, cast_spell, request, odds)
 

@@ -31,9 +31,6 @@ Reach = Annotated[Literal["close", "nearby", "far", "distant"], Named("MazeRatsR
 Tier = Annotated[Literal["minor", "major", "master"], Named("MazeRatsSpellTier")]
 
 
-MazeRatsChance = Chance  # the schema's one Chance type (services/chance.py)
-
-
 class MazeRatsRolled(Result):
     """A rolled result: the seed replays it; `dice_rolls` only when `render` was given."""
 
@@ -60,7 +57,7 @@ class MazeRatsSaveOdds(Result):
     """The save bonus and the exact chance that the save succeeds."""
 
     bonus: int
-    success: MazeRatsChance
+    success: Chance
 
 
 class MazeRatsOpposedRound(Result):
@@ -82,9 +79,9 @@ class MazeRatsOpposedSave(MazeRatsRolled):
 class MazeRatsOpposedOdds(Result):
     """Each side's exact chance to win one exchange, and a tie's."""
 
-    attacker: MazeRatsChance
-    defender: MazeRatsChance
-    tie: MazeRatsChance
+    attacker: Chance
+    defender: Chance
+    tie: Chance
 
 
 class MazeRatsAttack(MazeRatsRolled):
@@ -110,8 +107,8 @@ class MazeRatsAttackOdds(Result):
     """The exact chance to hit, the mean damage and the damage distribution."""
 
     ac: int
-    hit: MazeRatsChance
-    mean_damage: MazeRatsChance
+    hit: Chance
+    mean_damage: Chance
     damage: list[MazeRatsDamagePoint]
 
 
@@ -120,7 +117,7 @@ class MazeRatsReaction(MazeRatsRolled):
 
     save: MazeRatsSaveRoll
     cooperative: bool
-    cooperative_odds: MazeRatsChance
+    cooperative_odds: Chance
 
 
 class MazeRatsMoraleCheck(Result):
@@ -135,7 +132,7 @@ class MazeRatsMorale(MazeRatsRolled):
 
     due: bool
     morale: MazeRatsMoraleCheck | None
-    holds_odds: MazeRatsChance
+    holds_odds: Chance
 
 
 class MazeRatsSurprisedSave(Result):
@@ -308,7 +305,7 @@ class MazeRatsSpellCast(MazeRatsRolled):
     dead: bool
     corruption_save: MazeRatsSaveRoll | None
     corrupted: bool
-    resist_odds: MazeRatsChance | None
+    resist_odds: Chance | None
     character: MazeRatsCharacter | None
 
 
