@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator, model_validator
 
-from api.tables.tokens import DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS, MIN_TTL_SECONDS
+from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.campaign import commands as cmd
 from services.campaign.cadence import Cadence, ManualCadence
 from services.campaign.model import Activity
@@ -59,9 +59,7 @@ class CreateCampaign(_Strict):
     rules: CampaignRules | None = None
     supplies: int | None = Field(default=None, ge=0, le=MAX_DELTA)
     # How long the GM and spectator tokens last; the GM renews theirs (IssueCampaignToken).
-    token_ttl_seconds: int = Field(
-        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
-    )
+    token_ttl_seconds: TokenTtl = DEFAULT_TTL_SECONDS
 
     def to_domain(self, at: float) -> cmd.CreateCampaign:
         """The domain command, created at `at` (POSIX seconds)."""
@@ -83,9 +81,7 @@ class IssueCampaignToken(_Strict):
 
     role: TableRole
     runner: RunnerId | None = None
-    ttl_seconds: LongInt = Field(
-        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
-    )
+    ttl_seconds: TokenTtl = DEFAULT_TTL_SECONDS
 
     @model_validator(mode="after")
     def _runner_for_players(self) -> IssueCampaignToken:

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from api.tables.tokens import DEFAULT_TTL_SECONDS, MAX_TTL_SECONDS, MIN_TTL_SECONDS
+from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
     ENCHANTED_FOREST_V2,
@@ -20,7 +20,6 @@ from services.labyrinth import (
     the_maze_profile,
 )
 from services.labyrinth.shown import TableRole
-from services.markers import LongInt
 
 PRESETS: dict[str, MazeDefinition] = {
     "enchanted_forest_v1": ENCHANTED_FOREST_V1,
@@ -120,9 +119,7 @@ class CreateSession(_Strict):
     seed: str | None = Field(default=None, min_length=1, max_length=200)
     roll_initiative: bool = True
     # How long the GM and spectator tokens last; the GM renews theirs (IssueToken).
-    token_ttl_seconds: LongInt = Field(
-        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
-    )
+    token_ttl_seconds: TokenTtl = DEFAULT_TTL_SECONDS
 
     @model_validator(mode="after")
     def _one_maze(self) -> CreateSession:
@@ -146,9 +143,7 @@ class IssueToken(_Strict):
 
     role: TableRole
     member: str | None = Field(default=None, min_length=1, max_length=64)
-    ttl_seconds: LongInt = Field(
-        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
-    )
+    ttl_seconds: TokenTtl = DEFAULT_TTL_SECONDS
 
     @model_validator(mode="after")
     def _member_for_players(self) -> IssueToken:

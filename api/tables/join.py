@@ -21,10 +21,9 @@ from api.campaigns.usecases import Campaigns
 from api.tables.revocation import now_ms
 from api.tables.tokens import (
     DEFAULT_TTL_SECONDS,
-    MAX_TTL_SECONDS,
-    MIN_TTL_SECONDS,
     Forbidden,
     RoleToken,
+    TokenTtl,
     issue_token,
     rfc3339,
     token_facts,
@@ -59,9 +58,7 @@ class CreateJoinCode(_Strict):
 
     member: str = Field(min_length=1, max_length=64)
     code_ttl_seconds: LongInt = Field(default=15 * 60, ge=60, le=7 * 24 * 3600)
-    token_ttl_seconds: LongInt = Field(
-        default=DEFAULT_TTL_SECONDS, ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS
-    )
+    token_ttl_seconds: TokenTtl = DEFAULT_TTL_SECONDS
 
 
 class JoinTable(_Strict):

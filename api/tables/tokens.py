@@ -20,15 +20,20 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from services.errors import DomainError
+from services.markers import LongInt
 
 Role = Literal["gm", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
 DEFAULT_TTL_SECONDS = 12 * 3600
 MIN_TTL_SECONDS = 60
 MAX_TTL_SECONDS = 30 * 24 * 3600  # a season of game nights (campaigns renew within it)
+# A role token's lifetime in seconds, as a request asks for it.
+TokenTtl = Annotated[LongInt, Field(ge=MIN_TTL_SECONDS, le=MAX_TTL_SECONDS)]
 MAX_TOKEN_CHARS = 2048
 VERIFIED_CACHE = 1024  # genuine tokens whose grant is remembered, per process
 _PREFIX = "v1"
