@@ -30,14 +30,13 @@ from api.openapi.tokens import REVOKE_NOTE
 from api.sessions.requests import RevokeTokens
 from api.tables.access import now
 from api.tables.kind import MAX_PAGE
-from api.usecases.table import Call, GraphQLKind, Redacted, UseCase
+from api.usecases.table import Call, GraphQLKind, Redacted, UseCase, no_store
 from api.usecases.tables import (
     CAMPAIGN,
     TABLE_ERRORS,
     EventsAfter,
     issuing,
     looking,
-    no_store,
     paging,
     revoking,
 )

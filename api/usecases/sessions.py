@@ -31,14 +31,13 @@ from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import SESSIONS
 from api.tables.access import now
 from api.tables.tokens import Forbidden
-from api.usecases.table import Call, Redacted, UseCase
+from api.usecases.table import Call, Redacted, UseCase, no_store
 from api.usecases.tables import (
     SESSION,
     TABLE_ERRORS,
     EventsAfter,
     issuing,
     looking,
-    no_store,
     paging,
     revoking,
 )

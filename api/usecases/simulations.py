@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.tables.access import NotReady
 from api.usecases.markers import FREE_FORM, Identifier, Named
-from api.usecases.table import Call, Result, UseCase
+from api.usecases.table import Call, Result, UseCase, no_store
 from services.dice import new_seed
 from services.errors import DomainError
 from services.labyrinth import DeckCounts, MazeDefinition, PartyMember
@@ -44,7 +44,6 @@ TUNING_BUDGET = 100_000
 TUNING_TURN_BUDGET = TUNING_BUDGET * DEFAULT_TURNS
 SHARD_GAMES = 50_000
 CHART_SPREAD = 4  # the default chart sweeps the labyrinth's DC ± this
-MAX_JOBS = 4  # a tenant's jobs queued or running at once, by default
 
 JobStatus = Annotated[
     Literal["queued", "running", "succeeded", "failed", "cancelled"], Named("JobStatus")
@@ -609,10 +608,6 @@ def _located(kind: str) -> Any:
     return headers
 
 
-def _fresh(_: BaseModel) -> dict[str, str]:
-    return {"Cache-Control": "no-store"}
-
-
 _JOB = "/simulations/{id}"
 _TUNING = "/tunings/{id}"
 _STARTS = (401, 413, 422, 429, 503)
@@ -632,7 +627,7 @@ ROWS: tuple[UseCase, ...] = (
             f"small jobs of its own. {_CAP}"),
     UseCase("getSimulation", "GET", _JOB, "query", "simulation", JobRef, Simulation, view,
             "A simulation's status, progress and statistics", "simulations", errors=_READS,
-            cpu=True, headers=_fresh, description="404 `simulation_not_found` for an "
+            cpu=True, headers=no_store, description="404 `simulation_not_found` for an "
             "unknown id or another tenant's."),
     UseCase("cancelSimulation", "DELETE", _JOB, "mutation", "cancel_simulation", JobRef,
             Simulation, cancel, "Cancel a simulation and its chart sweep", "simulations",
@@ -648,7 +643,7 @@ ROWS: tuple[UseCase, ...] = (
             f"(`games_limit_exceeded`). {_CAP}"),
     UseCase("getTuning", "GET", _TUNING, "query", "tuning", JobRef, Tuning, view_tuning,
             "A tuning's status, progress and, when done, the nearest configurations",
-            "simulations", errors=_READS, cpu=True, headers=_fresh,
+            "simulations", errors=_READS, cpu=True, headers=no_store,
             description="`candidates` (best first) once `status` is `succeeded`; 404 "
             "`tuning_not_found` for an unknown id or another tenant's."),
     UseCase("cancelTuning", "DELETE", _TUNING, "mutation", "cancel_tuning", JobRef, Tuning,

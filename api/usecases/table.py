@@ -80,6 +80,11 @@ class Redacted:
     typed: Callable[[dict[str, Any]], BaseModel]
 
 
+def no_store(_: Any) -> dict[str, str]:
+    """The headers of an answer never cached: a secret (a token, a join code), a job's state."""
+    return {"Cache-Control": "no-store"}
+
+
 # A service callable: the validated request (None for a row without one) and the call.
 Service = Callable[[Any, Call], "BaseModel | Redacted"]
 

@@ -18,18 +18,12 @@ from api.sessions.usecases import SESSIONS
 from api.tables import join as tables
 from api.tables.kind import MAX_PAGE, Kind
 from api.usecases.markers import LongInt
-from api.usecases.table import Call, Redacted, Service, Table, UseCase
+from api.usecases.table import Call, Redacted, Service, Table, UseCase, no_store
 
 SESSION = Table("session_id", SESSION_ID, SESSIONS, "Session token refused")
 CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, CAMPAIGNS, "Campaign token refused")
 # A role token refused (401/403), an unknown table (404), a conflict (409).
 TABLE_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
-NO_STORE = {"Cache-Control": "no-store"}
-
-
-def no_store(_: Any) -> dict[str, str]:
-    """A secret's answer (a token, a join code) is never cached."""
-    return NO_STORE
 
 
 def _service(kind: Kind[Any, Any], call: Call) -> Any:
