@@ -1,14 +1,13 @@
-"""The OpenAPI 3.1 document of the REST API, built from the declared operations.
+"""The OpenAPI 3.1 document of the REST API, built from the use-case rows.
 
-`python -m api.openapi > openapi/openapi.yaml` regenerates the committed contract; the app
-serves the same document at `GET /openapi.yaml` and `GET /openapi.json`.
+`make contracts` regenerates the committed contract (api/contracts.py); the app serves
+the same document at `GET /openapi.yaml` and `GET /openapi.json`.
 """
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from http import HTTPStatus
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, cast
@@ -20,15 +19,20 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from api.openapi.components import COMPONENT_SCHEMAS, ERROR_DESCRIPTIONS, SECURITY_SCHEMES
-from api.openapi.spec import Operation, Schema
+from api.openapi.components import (
+    COMPONENT_SCHEMAS,
+    ERROR_DESCRIPTIONS,
+    SECURITY_SCHEMES,
+    Schema,
+)
+from api.openapi.usecases import Refs, body, operation, param, responses
 from api.problems import PROBLEM_MEDIA_TYPE
+from api.usecases.table import UseCase
 
 REF_TEMPLATE = "#/components/schemas/{model}"
 YAML_MEDIA_TYPE = "application/yaml"
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.yaml"
-REGENERATE = "make contracts"  # writes openapi.yaml and schema.graphql (api/contracts.py)
 PROBLEM_REF: Schema = {"$ref": "#/components/schemas/Problem"}
 RETRY_AFTER: Schema = {
     "Retry-After": {
@@ -48,15 +52,29 @@ def _version() -> str:
         return str(project["project"]["version"])
 
 
-Refs = dict[tuple[type[BaseModel], JsonSchemaMode], Schema]
+# The chart is an SVG document, not a row's JSON (api/rest/simulations.py).
+CHART_PATH = "/v1/simulations/{id}/chart.svg"
+CHART: Schema = {
+    "operationId": "getSimulationChart",
+    "summary": "Escape rate against DC, as SVG",
+    "tags": ["simulations"],
+    "description": "409 `chart_not_ready` until the DC sweep has succeeded.",
+    "parameters": [
+        param("id", "path", {"type": "string", "maxLength": 64}, "The simulation's id.", True)
+    ],
+    "responses": responses(
+        200, "image/svg+xml", {"type": "string", "description": "An SVG document."},
+        (401, 404, 409, 429, 503),
+    ),
+}  # fmt: skip
 
 
-def _models(operations: list[Operation]) -> tuple[Refs, Schema]:
+def _models(rows: list[UseCase]) -> tuple[Refs, Schema]:
     """Each body (validation) and result (serialization) model's reference, and every
     JSON Schema they need, hoisted to named components."""
     keys: list[tuple[type[BaseModel], JsonSchemaMode]] = [
-        *((op.body, "validation") for op in operations if op.body is not None),
-        *((op.result, "serialization") for op in operations if op.result is not None),
+        *((model, "validation") for model in map(body, rows) if model is not None),
+        *((row.result, "serialization") for row in rows),
     ]
     refs, top = models_json_schema(list(dict.fromkeys(keys)), ref_template=REF_TEMPLATE)
     return {(cast(type[BaseModel], m), mode): ref for (m, mode), ref in refs.items()}, top.get(
@@ -64,46 +82,16 @@ def _models(operations: list[Operation]) -> tuple[Refs, Schema]:
     )
 
 
-def _responses(op: Operation, refs: Refs) -> Schema:
-    schema = op.response if op.result is None else refs[(op.result, "serialization")]
-    out: Schema = {
-        str(op.status): {
-            "description": HTTPStatus(op.status).phrase,
-            "content": {op.media_type: {"schema": schema}},
-        }
-    }
-    for status in sorted(op.errors):
-        out[str(status)] = {"$ref": f"#/components/responses/Problem{status}"}
-    return out
-
-
-def _operation(op: Operation, refs: Refs) -> Schema:
-    out: Schema = {"operationId": op.operation_id, "summary": op.summary, "tags": [op.tag]}
-    if op.description:
-        out["description"] = op.description
-    if op.params:
-        out["parameters"] = [p.to_dict() for p in op.params]
-    if op.body is not None:
-        # A body whose every field has a default may be left out: it stands for `{}`.
-        out["requestBody"] = {
-            "required": any(f.is_required() for f in op.body.model_fields.values()),
-            "content": {"application/json": {"schema": refs[(op.body, "validation")]}},
-        }
-    out["responses"] = _responses(op, refs)
-    if op.session_token:
-        out["security"] = [{"ApiKey": [], "SessionToken": []}]
-    return out
-
-
-def build(operations: list[Operation] | None = None) -> Schema:
+def build() -> Schema:
     """The OpenAPI document (a fresh dict, in a stable order)."""
-    from api.openapi.operations import all_operations  # the rows import api.openapi's parts
+    from api.usecases.rows import ROWS  # the rows import api.openapi's parts
 
-    ops = all_operations() if operations is None else operations
-    refs, defs = _models(ops)
+    rows = [row for row in ROWS if row.method is not None]
+    refs, defs = _models(rows)
+    ops = [("/v1" + row.path, str(row.method).lower(), operation(row, refs)) for row in rows]
     paths: Schema = {}
-    for op in sorted(ops, key=lambda o: (o.path, o.method)):
-        paths.setdefault(op.path, {})[op.method] = _operation(op, refs)
+    for path, method, op in sorted([*ops, (CHART_PATH, "get", CHART)], key=lambda o: o[:2]):
+        paths.setdefault(path, {})[method] = op
     schemas = {**defs, **COMPONENT_SCHEMAS}
     return {
         "openapi": "3.1.0",
@@ -116,7 +104,7 @@ def build(operations: list[Operation] | None = None) -> Schema:
         },
         "servers": [{"url": "/", "description": "The server that serves this document."}],
         "security": [{"ApiKey": []}],
-        "tags": [{"name": t} for t in dict.fromkeys(op.tag for op in ops)],
+        "tags": [{"name": t} for t in dict.fromkeys(row.tag for row in rows)],
         "paths": paths,
         "components": {
             "schemas": {name: schemas[name] for name in sorted(schemas)},

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from api.openapi.spec import Schema
+from typing import Any
+
+Schema = dict[str, Any]
 
 PROBLEM: Schema = {
     "type": "object",

@@ -2,61 +2,88 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from http import HTTPStatus
 
-from api.openapi.spec import Operation, Param, Schema
-from api.usecases.table import Table, UseCase
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode
+
+from api.openapi.components import Schema
+from api.usecases.table import UseCase
+
+# Each body (validation) and result (serialization) model's reference to its component.
+Refs = dict[tuple[type[BaseModel], JsonSchemaMode], Schema]
 
 
-def _table_param(table: Table) -> Param:
-    return Param(
-        table.param, "path", {"type": "string", "pattern": table.pattern}, f"The {table.noun}'s id."
-    )
+def param(name: str, where: str, schema: Schema, description: str, required: bool) -> Schema:
+    """An OpenAPI Parameter Object (`where`: "path" or "query"; a path's is required)."""
+    return {
+        "name": name,
+        "in": where,
+        "required": required or where == "path",
+        "description": description,
+        "schema": schema,
+    }
 
 
-def params(row: UseCase) -> tuple[Param, ...]:
+def params(row: UseCase) -> list[Schema]:
     """The row's path parameters and, for a GET or DELETE, its query parameters: fields of
     its request model, with their JSON Schemas."""
-    own = (_table_param(row.table),) if row.table is not None else ()
+    own = []
+    if (table := row.table) is not None:
+        pattern = {"type": "string", "pattern": table.pattern}
+        own.append(param(table.param, "path", pattern, f"The {table.noun}'s id.", True))
     if row.request is None:
         return own
     schema = row.request.model_json_schema()
-    fields: dict[str, Schema] = schema.get("properties", {})
     required = set(schema.get("required", ()))
     in_query = row.method in ("GET", "DELETE")
-    return own + tuple(
-        Param(
+    return own + [
+        param(
             name,
             "path" if name in row.path_params else "query",
             {k: v for k, v in field.items() if k not in ("title", "description")},
             str(field.get("description", field.get("title", name))),
-            required=name in required,
+            name in required,
         )
-        for name, field in fields.items()
+        for name, field in schema.get("properties", {}).items()
         if name in row.path_params or in_query
-    )
+    ]
 
 
-def operation(row: UseCase) -> Operation:
-    """The OpenAPI operation of `row` (its result schema is a named component)."""
-    assert row.method is not None
-    return Operation(
-        row.method.lower(),
-        "/v1" + row.path,
-        row.name,
-        row.summary,
-        row.tag,
-        (row.body or row.request) if row.method in ("POST", "PUT") else None,
-        {},
-        status=row.status,
-        errors=row.errors,
-        params=params(row),
-        description=row.description,
-        result=row.result,
-        session_token=row.table is not None,
-    )
+def body(row: UseCase) -> type[BaseModel] | None:
+    """The model of the row's JSON body (a POST's or PUT's), if it has one."""
+    return (row.body or row.request) if row.method in ("POST", "PUT") else None
 
 
-def operations(rows: Iterable[UseCase]) -> list[Operation]:
-    """One operation per row served over REST."""
-    return [operation(row) for row in rows if row.method is not None]
+def responses(status: int, media_type: str, schema: Schema, errors: tuple[int, ...]) -> Schema:
+    """The answer on success, then each error's shared problem+json response."""
+    out: Schema = {
+        str(status): {
+            "description": HTTPStatus(status).phrase,
+            "content": {media_type: {"schema": schema}},
+        }
+    }
+    for error in sorted(errors):
+        out[str(error)] = {"$ref": f"#/components/responses/Problem{error}"}
+    return out
+
+
+def operation(row: UseCase, refs: Refs) -> Schema:
+    """The OpenAPI operation of `row` (its body and result are named components)."""
+    out: Schema = {"operationId": row.name, "summary": row.summary, "tags": [row.tag]}
+    if row.description:
+        out["description"] = row.description
+    if parameters := params(row):
+        out["parameters"] = parameters
+    model = body(row)
+    if model is not None:
+        # A body whose every field has a default may be left out: it stands for `{}`.
+        out["requestBody"] = {
+            "required": any(f.is_required() for f in model.model_fields.values()),
+            "content": {"application/json": {"schema": refs[(model, "validation")]}},
+        }
+    result = refs[(row.result, "serialization")]
+    out["responses"] = responses(row.status, "application/json", result, row.errors)
+    if row.table is not None:
+        out["security"] = [{"ApiKey": [], "SessionToken": []}]
+    return out

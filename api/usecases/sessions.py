@@ -22,7 +22,6 @@ from strawberry.utils.str_converters import to_camel_case
 from api.graphql.generate import FREE_FORM_FIELDS, one_of_input, plain
 from api.graphql.inputs import PartyMemberInput, member_body
 from api.graphql.scalars import Long
-from api.openapi.spec import BODY_ERRORS
 from api.openapi.tables import CreatedSession, Revocation, SessionToken
 from api.openapi.tokens import REVOKE_NOTE
 from api.sessions import usecases
@@ -31,7 +30,7 @@ from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import SESSIONS
 from api.tables.access import now
 from api.tables.tokens import Forbidden
-from api.usecases.table import Call, Redacted, UseCase, no_store
+from api.usecases.table import BODY_ERRORS, Call, Redacted, UseCase, no_store
 from api.usecases.tables import (
     SESSION,
     TABLE_ERRORS,

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from services.store.fairrolls import FairRolls
 
 GraphQLKind = Literal["query", "mutation"]
+# Bad API key, body too large, body invalid (or refused by the rules), rate limited.
+BODY_ERRORS = (401, 413, 422, 429)
 
 
 class Result(BaseModel):
@@ -151,7 +153,7 @@ class UseCase:
     tag: str
     access: Access = Access.CLIENT
     status: int = 200
-    errors: tuple[int, ...] = (401, 413, 422, 429)
+    errors: tuple[int, ...] = BODY_ERRORS
     description: str = ""
     cpu: bool | Callable[[Any], bool] = False
     concurrency: int | None = None

@@ -14,7 +14,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from api.openapi import COMMITTED, REGENERATE, build, to_yaml
+from api.contracts import REGENERATE
+from api.openapi import COMMITTED, build, to_yaml
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch", "options", "head", "trace"}
 

@@ -199,8 +199,8 @@ def test_path_parameters_are_fields_of_the_request_and_in_the_contract() -> None
     rows = {row.name: row for row in ROWS}
     assert rows["getSimulation"].path_params == ("id",)
     (param,) = params(rows["getSimulation"])
-    assert (param.name, param.where, param.required) == ("id", "path", True)
-    assert param.schema["maxLength"] == 64
+    assert (param["name"], param["in"], param["required"]) == ("id", "path", True)
+    assert param["schema"]["maxLength"] == 64
 
 
 def test_the_chance_model_is_the_schema_s_one_chance_type() -> None:
