@@ -55,14 +55,9 @@ MAX_ALIASES = 8
 MAX_TOKENS = 2000
 PARSE_CACHE = 512
 
-# One root type, assembled from the use-case rows and each hand-written area's queries.
-UseCaseQuery = root_type("UseCaseQuery", ROWS, "query")
-UseCaseMutation = root_type("UseCaseMutation", ROWS, "mutation")
-Query = merge_types("Query", (UseCaseQuery,))
-Mutation = merge_types(
-    "Mutation",
-    (UseCaseMutation,),
-)
+# The query and mutation roots are the use-case rows; the subscriptions are written by hand.
+Query = root_type("Query", ROWS, "query")
+Mutation = root_type("Mutation", ROWS, "mutation")
 Subscriptions = merge_types("Subscription", (TableSubscription, SimulationSubscription))
 
 

@@ -25,13 +25,13 @@ from api.graphql.generate import chosen, one_of_input, plain
 from api.graphql.inputs import CadenceInput, RulesInput, TableRoleEnum
 from api.graphql.scalars import Long
 from api.openapi.tables import CampaignToken, CreatedCampaign, Revocation
-from api.openapi.tokens import REVOKE_NOTE
 from api.sessions.requests import RevokeTokens
 from api.tables.access import now
 from api.tables.kind import MAX_PAGE
 from api.usecases.table import BODY_ERRORS, Call, GraphQLKind, Redacted, UseCase, no_store
 from api.usecases.tables import (
     CAMPAIGN,
+    REVOKE_NOTE,
     TABLE_ERRORS,
     EventsAfter,
     issuing,

@@ -23,7 +23,6 @@ from api.graphql.generate import FREE_FORM_FIELDS, one_of_input, plain
 from api.graphql.inputs import PartyMemberInput, member_body
 from api.graphql.scalars import Long
 from api.openapi.tables import CreatedSession, Revocation, SessionToken
-from api.openapi.tokens import REVOKE_NOTE
 from api.sessions import usecases
 from api.sessions.commands import CommandBody, GmOverride, SessionCommand
 from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
@@ -32,6 +31,7 @@ from api.tables.access import now
 from api.tables.tokens import Forbidden
 from api.usecases.table import BODY_ERRORS, Call, Redacted, UseCase, no_store
 from api.usecases.tables import (
+    REVOKE_NOTE,
     SESSION,
     TABLE_ERRORS,
     EventsAfter,

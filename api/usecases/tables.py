@@ -42,6 +42,15 @@ def issuing(kind: Kind[Any, Any], result: type[BaseModel]) -> Service:
     return issue
 
 
+# What a revocation row's description says, for sessions and campaigns alike.
+REVOKE_NOTE = (
+    "Name at most one of `token_id`, `member` and `role`; none revokes every token. Tokens "
+    "of the scope issued until now are refused from then on (401 `token_revoked`), open "
+    "subscriptions included; a revocation that covers the GM's own tokens answers a fresh "
+    "GM token."
+)
+
+
 def revoking(kind: Kind[Any, Any]) -> Service:
     """The service of a table's revocations."""
 
