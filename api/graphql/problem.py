@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import strawberry
 from pydantic import ValidationError
 from strawberry.utils.str_converters import to_camel_case
@@ -13,12 +11,9 @@ from api.problems import InvalidRequest, invalid_request_code
 from services.errors import DomainError
 
 
-def _path(loc: list[object], name: Callable[[str], str]) -> str:
-    return ".".join(name(p) if isinstance(p, str) else str(p) for p in loc)
-
-
-def _same(name: str) -> str:
-    return name
+def _path(loc: list[object]) -> str:
+    """A refused field's location as GraphQL spells it (camelCase)."""
+    return ".".join(to_camel_case(p) if isinstance(p, str) else str(p) for p in loc)
 
 
 @strawberry.type(
@@ -45,14 +40,13 @@ class Problem:
         )
 
     @classmethod
-    def from_validation(cls, error: ValidationError, camel: bool = False) -> Problem:
+    def from_validation(cls, error: ValidationError) -> Problem:
         """Arguments outside their bounds: code `invalid_request` (`constraint_violation`
-        for a constraint the schema states only in words), the first bad field named
-        (as GraphQL spells it when `camel`: use-case fields; else as the request model)."""
-        name = to_camel_case if camel else _same
+        for a constraint the schema states only in words), the first bad field named as
+        GraphQL spells it."""
         errors = validation_errors(error)
-        details = "; ".join(f"{_path(e['loc'], name) or 'input'}: {e['msg']}" for e in errors)
-        first = _path(errors[0]["loc"], name) if errors else None
+        details = "; ".join(f"{_path(e['loc']) or 'input'}: {e['msg']}" for e in errors)
+        first = _path(errors[0]["loc"]) if errors else None
         code = invalid_request_code(errors)
         return cls(code=code, message=details, field=first or None)
 
@@ -64,7 +58,7 @@ def as_problem(error: Exception) -> Problem:
     """The Problem for an expected failure of a hand-written resolver (the REST codes;
     a field path as GraphQL spells it, camelCase)."""
     if isinstance(error, ValidationError):
-        return Problem.from_validation(error, camel=True)
+        return Problem.from_validation(error)
     if isinstance(error, InvalidRequest):
         first = error.errors[0]["loc"] if error.errors else []
         return Problem(

@@ -59,7 +59,7 @@ def _validated(row: UseCase, kwargs: dict[str, Any]) -> Any:
     try:
         return row.request.model_validate({**given, **dict(row.fixed)})
     except ValidationError as exc:
-        problem = Problem.from_validation(exc, camel=True)
+        problem = Problem.from_validation(exc)
         if row.problem_field is not None and problem.field:
             problem.field = row.problem_field(given, problem.field)
         return problem

@@ -149,7 +149,7 @@ def test_a_refused_argument_names_its_graphql_path() -> None:
         FairRollRequest.model_validate(
             {"commitment_id": "x", "client_seed": "", "nonce": 1, "expression": "1d6"}
         )
-    problem = Problem.from_validation(caught.value, camel=True)
+    problem = Problem.from_validation(caught.value)
     assert (problem.code, problem.field) == ("invalid_request", "clientSeed")
 
 
