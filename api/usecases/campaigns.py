@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
-import strawberry
 from pydantic import Field
 from strawberry.types.unset import UNSET
 
@@ -33,6 +32,7 @@ from api.usecases.tables import (
     CAMPAIGN,
     REVOKE_NOTE,
     TABLE_ERRORS,
+    CommandId,
     EventsAfter,
     issuing,
     looking,
@@ -137,13 +137,6 @@ AdjustmentInput: Any = one_of_input(
     },
     frozenset({"type"}),
 )
-SeenVersion = Annotated[
-    Long | None,
-    strawberry.argument(description="Refuse (version_conflict) if it moved on."),
-]
-CommandId = Annotated[
-    str | None, strawberry.argument(description="Idempotency key (8..128 characters).")
-]
 
 
 def _given(given: dict[str, Any], **choices: str) -> dict[str, Any]:

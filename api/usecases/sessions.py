@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 import typing
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-import strawberry
 from pydantic import BaseModel, ConfigDict, Field
 from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
@@ -34,7 +33,9 @@ from api.usecases.tables import (
     REVOKE_NOTE,
     SESSION,
     TABLE_ERRORS,
+    CommandId,
     EventsAfter,
+    SeenVersion,
     issuing,
     looking,
     paging,
@@ -109,14 +110,6 @@ _COMMANDS: dict[str, type[BaseModel]] = {
 SessionCommandInput: Any = one_of_input(
     "SessionCommandInput", _COMMANDS, frozenset({"type", "seen_version", "command_id"})
 )
-SeenVersion = Annotated[
-    Long | None,
-    strawberry.argument(description="Refuse (version_conflict) if it moved on."),
-]
-CommandId = Annotated[
-    str | None,
-    strawberry.argument(description="Idempotency key (8..128 characters)."),
-]
 
 
 def _command_from_graphql(given: dict[str, Any]) -> dict[str, Any]:

@@ -4,8 +4,9 @@ for a seat, joining by code, and listing the tenant's tables (api/tables/join.py
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
+import strawberry
 from pydantic import BaseModel, ConfigDict, Field
 from strawberry.types.unset import UNSET
 
@@ -22,6 +23,13 @@ from api.usecases.table import Call, Redacted, Service, Table, UseCase, no_store
 
 SESSION = Table("session_id", SESSION_ID, SESSIONS, "Session token refused")
 CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, CAMPAIGNS, "Campaign token refused")
+# The GraphQL arguments of a table command's version check and retry key.
+SeenVersion = Annotated[
+    Long | None, strawberry.argument(description="Refuse (version_conflict) if it moved on.")
+]
+CommandId = Annotated[
+    str | None, strawberry.argument(description="Idempotency key (8..128 characters).")
+]
 # A role token refused (401/403), an unknown table (404), a conflict (409).
 TABLE_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
 
