@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
 
 from api.rolls import Rendered, recorded, rendered
 from api.usecases import mazerats_results as out
@@ -63,46 +63,20 @@ GRAPHQL_NAMES.update(
 )
 
 
-class SaveBody(req.SaveRequest, Rendered):
-    """Save with `render` (the dice, per die and for VTTs)."""
-
-
-class OpposedSaveBody(req.OpposedSaveRequest, Rendered):
-    """OpposedSave with `render` (the dice, per die and for VTTs)."""
-
-
-class AttackBody(req.AttackRequest, Rendered):
-    """Attack with `render` (the dice, per die and for VTTs)."""
-
-
-class CastBody(play.CastRequest, Rendered):
-    """Cast with `render` (the dice, per die and for VTTs)."""
-
-
-class ReactionBody(play.ReactionRequest, Rendered):
-    """Reaction with `render` (the dice, per die and for VTTs)."""
-
-
-class MoraleBody(play.MoraleRequest, Rendered):
-    """Morale with `render` (the dice, per die and for VTTs)."""
-
-
-class InitiativeBody(play.InitiativeRequest, Rendered):
-    """Initiative with `render` (the dice, per die and for VTTs)."""
-
-
-class HealBody(play.HealRequest, Rendered):
-    """Heal with `render` (the dice, per die and for VTTs)."""
-
-
 class Seeded(Protocol):
-    """A rolling request: its seed (None: pick one) and the renderings asked for."""
+    """A rolling request: its seed (None: pick one)."""
 
     @property
     def seed(self) -> str | None: ...
 
-    @property
-    def render(self) -> Any: ...
+
+def _body(model: type[BaseModel]) -> type[BaseModel]:
+    """A rolling rule's REST body and GraphQL arguments: `model` with `render`."""
+    rule = model.__name__.removesuffix("Request")
+    doc = f"{rule} with `render` (the dice, per die and for VTTs)."
+    body: type[BaseModel] = create_model(f"{rule}Body", __base__=(model, Rendered), __doc__=doc,
+                                         __module__=__name__)  # fmt: skip
+    return body
 
 
 B = TypeVar("B", bound=Seeded)
@@ -120,12 +94,13 @@ def _rolled(
     seed = request.seed or new_seed()
     outcome, rolls = recorded(rule, request, seeded_rng(seed))
     data = {**outcome.model_dump(mode="json"), **extra(outcome), "seed": seed}
-    if request.render is not None:
-        data["dice_rolls"] = rendered(rolls, request.render)
+    render = getattr(request, "render", None)  # the body's (`_body`)
+    if render is not None:
+        data["dice_rolls"] = rendered(rolls, render)
     return result.model_validate(data)
 
 
-def save(request: SaveBody, call: Call) -> out.MazeRatsSave:
+def save(request: req.SaveRequest, call: Call) -> out.MazeRatsSave:
     """A rolled save."""
     return _rolled(out.MazeRatsSave, rules.save, request)
 
@@ -137,7 +112,7 @@ def save_chance(request: req.SaveOddsRequest, call: Call) -> out.MazeRatsSaveOdd
     return out.MazeRatsSaveOdds.model_validate({"bonus": bonus, "success": odds})
 
 
-def opposed(request: OpposedSaveBody, call: Call) -> out.MazeRatsOpposedSave:
+def opposed(request: req.OpposedSaveRequest, call: Call) -> out.MazeRatsOpposedSave:
     """A rolled opposed save."""
     return _rolled(out.MazeRatsOpposedSave, rules.opposed, request)
 
@@ -149,7 +124,7 @@ def opposed_chance(request: req.OpposedOddsRequest, call: Call) -> out.MazeRatsO
     return out.MazeRatsOpposedOdds.model_validate(data)
 
 
-def attack(request: AttackBody, call: Call) -> out.MazeRatsAttack:
+def attack(request: req.AttackRequest, call: Call) -> out.MazeRatsAttack:
     """A rolled attack and its damage."""
     return _rolled(out.MazeRatsAttack, rules.attack, request)
 
@@ -167,7 +142,7 @@ def attack_chance(request: req.AttackOddsRequest, call: Call) -> out.MazeRatsAtt
     )
 
 
-def reaction(request: ReactionBody, call: Call) -> out.MazeRatsReaction:
+def reaction(request: play.ReactionRequest, call: Call) -> out.MazeRatsReaction:
     """A rolled reaction and the exact chance it is cooperative."""
     odds = Chance.of(save_odds(request.leader_will, request.path_covers))
     return _rolled(
@@ -175,18 +150,18 @@ def reaction(request: ReactionBody, call: Call) -> out.MazeRatsReaction:
     )
 
 
-def morale(request: MoraleBody, call: Call) -> out.MazeRatsMorale:
+def morale(request: play.MoraleRequest, call: Call) -> out.MazeRatsMorale:
     """Whether morale is due, the check if due (or forced), the chance it holds."""
     odds = Chance.of(save_odds(request.will))
     return _rolled(out.MazeRatsMorale, rules.morale, request, lambda _: {"holds_odds": odds})
 
 
-def initiative(request: InitiativeBody, call: Call) -> out.MazeRatsInitiative:
+def initiative(request: play.InitiativeRequest, call: Call) -> out.MazeRatsInitiative:
     """Who acts first and the surprised characters' saves."""
     return _rolled(out.MazeRatsInitiative, rules.initiative, request)
 
 
-def healing(request: HealBody, call: Call) -> out.MazeRatsHealing:
+def healing(request: play.HealRequest, call: Call) -> out.MazeRatsHealing:
     """A healing attempt; the day's uses in a stable order."""
     return _rolled(
         out.MazeRatsHealing,
@@ -237,7 +212,7 @@ def spell(request: SpellRequest, call: Call) -> out.MazeRatsSpellCost:
     return out.MazeRatsSpellCost.model_validate(spell_cost(request).model_dump(mode="json"))
 
 
-def spell_cast(request: CastBody, call: Call) -> out.MazeRatsSpellCast:
+def spell_cast(request: play.CastRequest, call: Call) -> out.MazeRatsSpellCast:
     """A cast spell: HP lost, death, the corruption save and its exact chance."""
 
     def odds(cast: Any) -> dict[str, Any]:
@@ -282,25 +257,25 @@ def _row(
 
 
 ROWS: tuple[UseCase, ...] = (
-    _row("ratsSave", "saves", "save", SaveBody, out.MazeRatsSave, save, "Roll a save",
+    _row("ratsSave", "saves", "save", _body(req.SaveRequest), out.MazeRatsSave, save, "Roll a save",
          description=RENDERED),
     _row("ratsSaveOdds", "saves/odds", "save_odds", req.SaveOddsRequest, out.MazeRatsSaveOdds,
          save_chance, "Exact chance a save succeeds"),
-    _row("ratsOpposed", "opposed-saves", "opposed_save", OpposedSaveBody,
+    _row("ratsOpposed", "opposed-saves", "opposed_save", _body(req.OpposedSaveRequest),
          out.MazeRatsOpposedSave, opposed, "Roll an opposed save", description=RENDERED),
     _row("ratsOpposedOdds", "opposed-saves/odds", "opposed_save_odds", req.OpposedOddsRequest,
          out.MazeRatsOpposedOdds, opposed_chance, "Each side's exact chance to win"),
-    _row("ratsAttack", "attacks", "attack", AttackBody, out.MazeRatsAttack, attack,
+    _row("ratsAttack", "attacks", "attack", _body(req.AttackRequest), out.MazeRatsAttack, attack,
          "Roll an attack and its damage", description=RENDERED),
     _row("ratsAttackOdds", "attacks/odds", "attack_odds", req.AttackOddsRequest,
          out.MazeRatsAttackOdds, attack_chance, "Chance to hit and damage distribution"),
-    _row("ratsReaction", "reactions", "reaction", ReactionBody, out.MazeRatsReaction, reaction,
-         "Roll a reaction", description=RENDERED),
-    _row("ratsMorale", "morale", "morale", MoraleBody, out.MazeRatsMorale, morale,
+    _row("ratsReaction", "reactions", "reaction", _body(play.ReactionRequest),
+         out.MazeRatsReaction, reaction, "Roll a reaction", description=RENDERED),
+    _row("ratsMorale", "morale", "morale", _body(play.MoraleRequest), out.MazeRatsMorale, morale,
          "Roll morale when due", description=RENDERED),
-    _row("ratsInitiative", "initiative", "initiative", InitiativeBody, out.MazeRatsInitiative,
-         initiative, "Roll initiative", description=RENDERED),
-    _row("ratsHealing", "healing", "heal", HealBody, out.MazeRatsHealing, healing,
+    _row("ratsInitiative", "initiative", "initiative", _body(play.InitiativeRequest),
+         out.MazeRatsInitiative, initiative, "Roll initiative", description=RENDERED),
+    _row("ratsHealing", "healing", "heal", _body(play.HealRequest), out.MazeRatsHealing, healing,
          "Heal by ration or bandage", description=RENDERED),
     _row("ratsLevel", "levels", "level", play.StandingRequest, out.MazeRatsStanding, level,
          "Level and features for some XP"),
@@ -315,8 +290,9 @@ ROWS: tuple[UseCase, ...] = (
          "Generate sigils", description=SEEDED),
     _row("ratsSpellCost", "spell-costs", "spell_cost", SpellRequest, out.MazeRatsSpellCost,
          spell, "HP cost of a spell"),
-    _row("ratsSpellCast", "spell-casts", "cast", CastBody, out.MazeRatsSpellCast, spell_cast,
-         "Cast a spell: HP lost, corruption save", description=RENDERED),
+    _row("ratsSpellCast", "spell-casts", "cast", _body(play.CastRequest),
+         out.MazeRatsSpellCast, spell_cast, "Cast a spell: HP lost, corruption save",
+         description=RENDERED),
     _row("ratsMarket", "market", "market", None, out.MazeRatsMarket, market,
          "The market's wares", errors=GETS),
     _row("ratsHirelings", "hirelings", "hirelings", None, out.MazeRatsHirelings, hirelings,
