@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.labyrinth import (
@@ -84,6 +84,9 @@ class MazeRatsProfile(_Strict):
 NamedProfile = Annotated[
     FiveEProfile | TheMazeProfile | MazeRatsProfile, Field(discriminator="system")
 ]
+_NAMED_PROFILE: TypeAdapter[FiveEProfile | TheMazeProfile | MazeRatsProfile] = TypeAdapter(
+    NamedProfile
+)
 
 
 class MemberSpec(_Strict):
@@ -96,13 +99,8 @@ class MemberSpec(_Strict):
     def to_domain(self) -> PartyMember:
         """The engine's party member."""
         profile = self.profile
-        if isinstance(profile, str):
-            defaults: dict[str, FiveEProfile | TheMazeProfile | MazeRatsProfile] = {
-                "5e": FiveEProfile(system="5e"),
-                "the_maze": TheMazeProfile(system="the_maze"),
-                "maze_rats": MazeRatsProfile(system="maze_rats"),
-            }
-            profile = defaults[profile]
+        if isinstance(profile, str):  # the system's defaults
+            profile = _NAMED_PROFILE.validate_python({"system": profile})
         if profile is None:
             return PartyMember(id=self.id, name=self.name)
         checks = profile if isinstance(profile, CheckProfile) else profile.to_domain()
