@@ -4,9 +4,12 @@ Python client on the same cores would be).
 
 Both servers are `python -m api` (`DAEDALUS_WORKER=0`, development settings, the
 embedded Redis, a temporary data folder), started the same way, measured one after the
-other in this run for `SECONDS` seconds each after a warm-up, with `CONNECTIONS`
-connections on `THREADS` wrk threads. Also reported: the API processes' CPU per
-request (their user + system time over the run, from /proc through psutil), for each.
+other for `SECONDS` seconds each after a warm-up, with `CONNECTIONS` connections on
+`THREADS` wrk threads. That pair is measured `ROUNDS` times, and the ratio reported is
+the median of the rounds' ratios (each round's two measurements are minutes apart at
+most, so a change in what else the machine runs moves both), the requests/s the medians
+of each. Also reported: the API processes' CPU per request (their user + system time
+over the run, from /proc through psutil), for each.
 
 wrk comes from Debian's package (`make bench` installs it when missing). Output: one JSON
 line per case, keys as every bench here.
@@ -26,12 +29,14 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from statistics import median
 
 import httpx
 import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 SECONDS = 8
+ROUNDS = 3
 WARMUP_SECONDS = 2
 CONNECTIONS = 32
 THREADS = 2
@@ -133,11 +138,15 @@ def main() -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
         lua.write(SCRIPT)
     script = Path(lua.name)
+    rounds: list[tuple[tuple[float, float], tuple[float, float]]] = []
     try:
-        one_rps, one_cpu = _measure(1, script)
-        two_rps, two_cpu = _measure(2, script)
+        for _ in range(ROUNDS):
+            rounds.append((_measure(1, script), _measure(2, script)))
     finally:
         script.unlink()
+    one_rps, one_cpu = (median(one[i] for one, _ in rounds) for i in (0, 1))
+    two_rps, two_cpu = (median(two[i] for _, two in rounds) for i in (0, 1))
+    ratios = [two[0] / one[0] for one, two in rounds]
     cores = len(os.sched_getaffinity(0))
     print(
         json.dumps(
@@ -148,8 +157,9 @@ def main() -> None:
                 "value": round(two_rps, 1),
                 "baseline": "rest_roll_1_api_process",
                 "baseline_value": round(one_rps, 1),
-                "ratio": round(two_rps / one_rps, 3),
+                "ratio": round(median(ratios), 3),
                 "target": 1.6,
+                "ratios": [round(r, 3) for r in ratios],
                 "cores": cores,
                 "load_generator": f"wrk -t{THREADS} -c{CONNECTIONS}",
             }
