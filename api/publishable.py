@@ -1,16 +1,18 @@
 """What a publishable key may call: the operations safe in a player's hands.
 
 A publishable key ships inside a browser page or a VTT module, so every player has it.
-It may roll, ask the odds, verify, run the rules checks, read the labyrinth presets and
-use the session and campaign routes that also need a role token (the token, not the
-key, says what its holder may do there). Everything that creates or runs something —
-sessions, campaigns, simulations, tunings, provably fair commitments — needs a secret
-key. A route or field not listed here is refused to a publishable key: a new operation
-is secret until someone decides otherwise.
+Each use-case row says whether it may (`access`, api/usecases/table.py): rolls, odds,
+verification, the rules checks, the labyrinth presets and definitions, the join-code
+exchange, and every session and campaign row, which also needs a role token (the token,
+not the key, says what its holder may do there). Everything that creates or runs
+something — sessions, campaigns, simulations, tunings, provably fair commitments —
+needs a secret key. REST and GraphQL read the same rows, so a use case is open to such
+a key on both or on neither; a new row is secret unless it says otherwise.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -25,75 +27,37 @@ from graphql import (
     SelectionSetNode,
 )
 from strawberry.extensions import SchemaExtension
+from strawberry.utils.str_converters import to_camel_case
 
 from api.clients import SecretKeyRequired, client_state
 
-# REST, under /v1: (method, path pattern).
-_REST: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (method, re.compile(pattern))
-    for method, pattern in (
-        ("POST", r"/v1/dice/(roll|probability|verify)"),
-        ("POST", r"/v1/join"),  # a player exchanges a join code for a seat's token
-        ("POST", r"/v1/(maze|mazerats|haze)/[a-z0-9/-]+"),
-        ("GET", r"/v1/(maze|mazerats|haze)/[a-z0-9/-]+"),
-        ("GET", r"/v1/(mazes|labyrinths)/presets"),
-        ("POST", r"/v1/(mazes|labyrinths)/validate"),
-        # A session's or a campaign's own routes: each needs a role token as well.
-        ("GET", r"/v1/(sessions|campaigns)/[^/]+(/[a-z/_{}-]+)?"),
-        ("POST", r"/v1/(sessions|campaigns)/[^/]+/[a-z0-9/_-]+"),
-        ("PUT", r"/v1/campaigns/[^/]+/[a-z0-9/_-]+"),
-        ("DELETE", r"/v1/campaigns/[^/]+/[a-z0-9/_-]+"),
-    )
-)
+# The table subscriptions (hand-written, api/graphql/subscriptions.py): role tokens too.
+_SUBSCRIPTIONS = frozenset({"sessionEvents", "campaignEvents"})
 
-# GraphQL root fields, by name (the schema's camelCase) or prefix.
-_FIELDS = frozenset(
-    {
-        "__typename",
-        "roll",
-        "probability",
-        "verifyRoll",
-        "validateLabyrinthDefinition",
-        "session",
-        "sessionEvents",
-        "sendCommand",
-        "joinTable",
-        "issueSessionToken",
-        "overrideMember",
-        "overrideTurn",
-        "revealRiverCard",
-        "moveRiverCard",
-        "overrideScore",
-        "overrideActions",
-        "overrideTrap",
-        "campaign",
-        "campaignEvents",
-        "campaignTicks",
-        "issueCampaignToken",
-        "addCampaignRunner",
-        "removeCampaignRunner",
-        "chooseCampaignActivity",
-        "startCampaignRun",
-        "endCampaignRun",
-        "adjustCampaign",
-        "setCampaignCadence",
-        "advanceCampaign",
-        "endCampaign",
-    }
-)
-# The rules systems' fields (`mazeCheck`, `mazeRatsSave`, `hazeAction`, …) and the
-# labyrinth presets: pure checks and reads.
-_PREFIXES = ("maze", "haze", "labyrinth")
+
+@functools.cache
+def _open() -> tuple[tuple[tuple[str, re.Pattern[str]], ...], frozenset[str]]:
+    """REST's (method, /v1 path pattern) and GraphQL's root fields open to such a key."""
+    from api.usecases.rows import ROWS  # the rows import the API: read them on first use
+
+    rows = [row for row in ROWS if row.public]
+    rest = tuple(
+        (row.method, re.compile("/v1" + re.sub(r"{\w+}", "[^/]+", row.path)))
+        for row in rows
+        if row.method is not None
+    )
+    fields = {to_camel_case(row.field) for row in rows if row.graphql is not None}
+    return rest, frozenset({"__typename", *_SUBSCRIPTIONS, *fields})
 
 
 def rest_allowed(method: str, path: str) -> bool:
     """Whether a publishable key may call `method path`."""
-    return any(m == method and p.fullmatch(path) for m, p in _REST)
+    return any(m == method and p.fullmatch(path) for m, p in _open()[0])
 
 
 def field_allowed(name: str) -> bool:
     """Whether a publishable key may select this root field."""
-    return name in _FIELDS or name.startswith(_PREFIXES)
+    return name in _open()[1]
 
 
 def refused_fields(document: DocumentNode, operation_name: str | None) -> list[str]:

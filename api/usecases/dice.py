@@ -21,7 +21,7 @@ from api.models import (
     VerifyRequest,
 )
 from api.usecases import dice_results as out
-from api.usecases.table import Call, UseCase
+from api.usecases.table import Access, Call, UseCase
 from services.dice import (
     DiceLimitError,
     Quote,
@@ -160,14 +160,15 @@ def verify(request: VerifyRequest, call: Call) -> out.Verification:
     return out.Verification(roll=roll_result(checked.roll), hash_matches=checked.hash_matches)
 
 
+PUBLISHABLE = Access.PUBLISHABLE
 ROWS: tuple[UseCase, ...] = (
     UseCase("diceRoll", "POST", "/dice/roll", "query", "roll", RollRequest, out.RollResult,
             roll_dice, "Roll a dice expression", "dice", errors=DICE_ERRORS,
-            description=SEEDED, cpu=heavy_roll, rolls=True),
+            description=SEEDED, cpu=heavy_roll, rolls=True, access=PUBLISHABLE),
     UseCase("diceProbability", "POST", "/dice/probability", "query", "probability",
             ProbabilityRequest, out.ProbabilityReport, distribution,
             "Exact distribution of an expression", "dice", errors=DICE_ERRORS,
-            concurrency=2, price=odds_price),
+            concurrency=2, price=odds_price, access=PUBLISHABLE),
     UseCase("fairCommitment", "POST", "/dice/fair/commitments", "mutation",
             "create_commitment", CommitmentRequest, out.Commitment, create_commitment,
             "Commit to a fresh server seed", "fair", status=201),
@@ -179,5 +180,5 @@ ROWS: tuple[UseCase, ...] = (
             "fair", errors=FAIR_ERRORS),
     UseCase("fairVerify", "POST", "/dice/verify", "query", "verify_roll", VerifyRequest,
             out.Verification, verify, "Recompute a provably fair roll", "fair",
-            errors=DICE_ERRORS, cpu=True),
+            errors=DICE_ERRORS, cpu=True, access=PUBLISHABLE),
 )  # fmt: skip

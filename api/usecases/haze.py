@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from api.rolls import DiceRolls, Rendered, recorded, rendered
 from api.usecases import dice_results as out
 from api.usecases.dice import report
-from api.usecases.table import Call, Service, UseCase
+from api.usecases.table import Call, Service, UseCase, publishable
 from services.dice import new_seed
 from services.haze import checks, effect_distribution, spells
 from services.haze import requests as rq
@@ -116,7 +116,7 @@ def answers(name: str, path: str, field: str, request: type[BaseModel],
 # fmt: on
 
 
-ROWS: tuple[UseCase, ...] = (
+ROWS: tuple[UseCase, ...] = publishable(
     rolls("hazeAction", "/haze/actions", "haze_action", HazeActionBody, HazeActionResult,
           haze.action, "Roll an action", description="d10 ≤ ability + skill. " + RENDERED),
     answers("hazeActionOdds", "/haze/actions/odds", "haze_action_odds", rq.HazeOddsRequest,

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from api.bodies import validation_errors
 from api.sessions.requests import PRESETS
 from api.usecases.markers import FreeForm, FreeFormInput
-from api.usecases.table import Call, Result, UseCase
+from api.usecases.table import Call, Result, UseCase, publishable
 from services.labyrinth import MazeDefinition
 from services.labyrinth.cards import build_cards
 from services.labyrinth.vocab import CardKind
@@ -123,7 +123,7 @@ def validate(request: ValidateLabyrinthDefinition, call: Call) -> LabyrinthDefin
     )
 
 
-ROWS: tuple[UseCase, ...] = (
+ROWS: tuple[UseCase, ...] = publishable(
     UseCase("labyrinthPresets", "GET", "/labyrinths/presets", "query", "labyrinth_presets",
             None, LabyrinthPresets, presets, "The preset labyrinths", "labyrinths",
             errors=(401, 429), description="Every name `preset` accepts in "

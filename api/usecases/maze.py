@@ -15,7 +15,7 @@ from pydantic import BaseModel, create_model
 
 from api.rolls import DiceRolls, Rendered, rolled
 from api.usecases.markers import FREE_FORM
-from api.usecases.table import Service, UseCase
+from api.usecases.table import Service, UseCase, publishable
 from services.maze import requests as req
 from services.maze import results as out
 from services.maze import usecases as maze
@@ -52,7 +52,7 @@ def rolling(
                    summary, "maze", description=SEEDED + RENDERED, cpu=True)  # fmt: skip
 
 
-ROWS: tuple[UseCase, ...] = (
+ROWS: tuple[UseCase, ...] = publishable(
     rolling("mazeCheck", "/maze/checks", "maze_check", ("MazeCheckRequest", req.CheckRoll),
             maze.check, out.MazeCheck, "Roll a check"),
     UseCase("mazeCheckOdds", "POST", "/maze/checks/odds", "query", "maze_check_odds",

@@ -15,7 +15,7 @@ from pydantic import BaseModel, create_model
 from api.rolls import Rendered, recorded, rendered
 from api.usecases import mazerats_results as out
 from api.usecases.markers import GRAPHQL_NAMES
-from api.usecases.table import Call, Result, Service, UseCase
+from api.usecases.table import Call, Result, Service, UseCase, publishable
 from services.chance import Chance
 from services.dice import Rng, new_seed, seeded_rng
 from services.mazerats import play_requests as play
@@ -256,7 +256,7 @@ def _row(
                    result, service, summary, "mazerats", **more)  # fmt: skip
 
 
-ROWS: tuple[UseCase, ...] = (
+ROWS: tuple[UseCase, ...] = publishable(
     _row("ratsSave", "saves", "save", _body(req.SaveRequest), out.MazeRatsSave, save, "Roll a save",
          description=RENDERED),
     _row("ratsSaveOdds", "saves/odds", "save_odds", req.SaveOddsRequest, out.MazeRatsSaveOdds,

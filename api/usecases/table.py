@@ -8,6 +8,7 @@ OpenAPI generator (api/openapi/usecases.py) read nothing else.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from collections.abc import Callable
@@ -37,10 +38,18 @@ class Result(BaseModel):
 
 
 class Access(enum.Enum):
-    """Who may call a use case (the middleware checks the key before any adapter runs)."""
+    """Which keys may call a use case, checked before any adapter runs (api/publishable.py).
 
-    # Any caller the API-key middleware let through (every key, or none in development).
-    CLIENT = "client"
+    A publishable key ships inside a browser page or a VTT module, so every player has
+    it: a row is secret unless it says it is safe in a player's hands."""
+
+    SECRET = "secret"  # secret keys only: it creates or runs something
+    PUBLISHABLE = "publishable"  # publishable keys too: rolls, odds, rules checks, reads
+
+
+def publishable(*rows: UseCase) -> tuple[UseCase, ...]:
+    """`rows`, each callable with a publishable key too."""
+    return tuple(dataclasses.replace(row, access=Access.PUBLISHABLE) for row in rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +127,8 @@ class UseCase:
 
     `name` is the OpenAPI operationId; `graphql` the root type (None: REST only) and
     `field` the GraphQL field name (snake_case, camelCased by the schema). `request` is
-    None for a call without input (a GET). `cpu` runs the service in the threadpool
+    None for a call without input (a GET). `access` says whether a publishable key may
+    call it (`public`: a table row always may). `cpu` runs the service in the threadpool
     (or, a function of the request, for the requests it judges heavy); `concurrency`
     bounds how many run at once (process-wide). `rolls` counts a dice roll in the
     metrics. `price` is what the rate limiter spends, in tokens, before any work: a
@@ -151,7 +161,7 @@ class UseCase:
     service: Service
     summary: str
     tag: str
-    access: Access = Access.CLIENT
+    access: Access = Access.SECRET
     status: int = 200
     errors: tuple[int, ...] = BODY_ERRORS
     description: str = ""
@@ -166,6 +176,12 @@ class UseCase:
     graphql_args: tuple[tuple[str, Any, Any], ...] | None = None
     from_graphql: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     problem_field: Callable[[dict[str, Any], str], str] | None = None
+
+    @property
+    def public(self) -> bool:
+        """Whether a publishable key may call it: its `access` says so, or it is a table
+        row (its role token, not the key, says what its holder may do there)."""
+        return self.access is Access.PUBLISHABLE or self.table is not None
 
     @property
     def path_params(self) -> tuple[str, ...]:

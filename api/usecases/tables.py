@@ -19,7 +19,7 @@ from api.sessions.usecases import SESSIONS
 from api.tables import join as tables
 from api.tables.kind import MAX_PAGE, Kind
 from api.usecases.markers import LongInt
-from api.usecases.table import Call, Redacted, Service, Table, UseCase, no_store
+from api.usecases.table import Access, Call, Redacted, Service, Table, UseCase, no_store
 
 SESSION = Table("session_id", SESSION_ID, SESSIONS, "Session token refused")
 CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, CAMPAIGNS, "Campaign token refused")
@@ -180,6 +180,7 @@ ROWS: tuple[UseCase, ...] = (
     UseCase("joinTable", "POST", "/join", "mutation", "join_table", tables.JoinTable,
             JoinedTable, join, "Exchange a join code for a player token", "sessions",
             status=201, errors=(401, 403, 404, 413, 422, 429), cpu=True, headers=no_store,
+            access=Access.PUBLISHABLE,
             description="Single use: of racing exchanges exactly one succeeds; an unknown, "
             "used, expired or revoked code is 404 `join_code_not_found`."),
 )  # fmt: skip

@@ -169,12 +169,24 @@ def test_a_publishable_key_plays_a_session_with_its_role_token(server: Server) -
     session = created.json()
     bearer = {"Authorization": f"Bearer {session['spectator_token']}"}
     query = 'query { roll(expression: "1d8") { ... on RollResult { total } } }'
+    # The GM at the table page, on its publishable key: the GM token says they may.
+    invite = """mutation($id: ID!, $t: String!) { createSessionJoinCode(id: $id, token: $t,
+      member: "p1") { ... on JoinCode { member } ... on Problem { code } } }"""
+    gm = {"id": session["session_id"], "t": session["gm_token"]}
     with server.http(server.publishable, origin=PAGE) as http:
         view = http.get(f"/v1/sessions/{session['session_id']}", headers=bearer)
         events = http.get(f"/v1/sessions/{session['session_id']}/events", headers=bearer)
         gql = http.post("/graphql", json={"query": query})
+        invited = http.post("/graphql", json={"query": invite, "variables": gm})
+        by_rest = http.post(
+            f"/v1/sessions/{session['session_id']}/join-codes",
+            json={"member": "p2"},
+            headers={"Authorization": f"Bearer {session['gm_token']}"},
+        )
     assert view.status_code == 200 and events.status_code == 200, (view.text, events.text)
     assert gql.status_code == 200 and "errors" not in gql.json(), gql.text
+    assert invited.json()["data"]["createSessionJoinCode"] == {"member": "p1"}, invited.text
+    assert by_rest.status_code == 201, by_rest.text
 
 
 def _socket(server: Server, origin: str | None) -> ClientConnection:
