@@ -18,8 +18,7 @@ from api.sessions.requests import PRESETS
 from api.usecases.markers import FreeForm, FreeFormInput
 from api.usecases.table import Call, Result, UseCase, publishable
 from services.labyrinth import MazeDefinition
-from services.labyrinth.cards import build_cards
-from services.labyrinth.vocab import CardKind
+from services.labyrinth.cards import unwinnable
 
 # The engine's own name for a preset another name also reaches.
 ALIASES = {"standard26": "standard_deck"}
@@ -93,22 +92,6 @@ def _issue(loc: list[Any], code: str, message: str) -> LabyrinthDefinitionIssue:
     return LabyrinthDefinitionIssue(field=field, code=code, message=message)
 
 
-def _warnings(maze: MazeDefinition) -> list[LabyrinthDefinitionIssue]:
-    """Definitions the engine plays but nobody can win as written."""
-    deck, _pool = build_cards(maze)
-    kinds = [card.kind for card in deck]
-    out: list[LabyrinthDefinitionIssue] = []
-    paths = kinds.count(CardKind.RIGHT_PATH)
-    needed = maze.victory.right_paths
-    if needed is not None and paths < needed and not maze.victory.kill_monster:
-        message = f"the deck holds {paths} Right Path cards, fewer than the {needed} needed"
-        out.append(_issue(["victory", "right_paths"], "victory_unreachable", message))
-    if maze.victory.kill_monster and needed is None and CardKind.MONSTER not in kinds:
-        message = "the only way out is killing the monster, and the deck holds no Monster card"
-        out.append(_issue(["victory", "kill_monster"], "victory_unreachable", message))
-    return out
-
-
 def validate(request: ValidateLabyrinthDefinition, call: Call) -> LabyrinthDefinitionReport:
     """The definition's problems and warnings; normalised when valid."""
     try:
@@ -119,7 +102,10 @@ def validate(request: ValidateLabyrinthDefinition, call: Call) -> LabyrinthDefin
             valid=False, problems=problems, warnings=[], definition=None
         )
     return LabyrinthDefinitionReport(
-        valid=True, problems=[], warnings=_warnings(maze), definition=maze.model_dump(mode="json")
+        valid=True,
+        problems=[],
+        warnings=[_issue(list(at), "victory_unreachable", why) for at, why in unwinnable(maze)],
+        definition=maze.model_dump(mode="json"),
     )
 
 

@@ -68,3 +68,18 @@ def build_cards(definition: MazeDefinition) -> tuple[tuple[Card, ...], tuple[Car
     start = len(cards) + 1
     extra = [Card(f"c{i:02d}", kind, label, "pool") for i, (kind, label) in enumerate(pool, start)]
     return tuple(cards), tuple(extra)
+
+
+def unwinnable(definition: MazeDefinition) -> list[tuple[tuple[str, str], str]]:
+    """Why a definition the engine plays cannot be won as written: (the victory field at
+    fault, a message) each; empty when it can."""
+    kinds = [card.kind for card in build_cards(definition)[0]]
+    victory, out = definition.victory, []
+    paths, needed = kinds.count(CardKind.RIGHT_PATH), victory.right_paths
+    if needed is not None and paths < needed and not victory.kill_monster:
+        message = f"the deck holds {paths} Right Path cards, fewer than the {needed} needed"
+        out.append((("victory", "right_paths"), message))
+    if victory.kill_monster and needed is None and CardKind.MONSTER not in kinds:
+        message = "the only way out is killing the monster, and the deck holds no Monster card"
+        out.append((("victory", "kill_monster"), message))
+    return out
