@@ -93,7 +93,9 @@ def _rolled(
     """`rule` rolled under the request's seed (or a fresh one), as `result`."""
     seed = request.seed or new_seed()
     outcome, rolls = recorded(rule, request, seeded_rng(seed))
-    data = {**outcome.model_dump(mode="json"), **extra(outcome), "seed": seed}
+    own = issubclass(result, type(outcome))  # the services' outcome, answered as it is
+    data = {**(dict(outcome) if own else outcome.model_dump(mode="json")), **extra(outcome)}
+    data["seed"] = seed
     render = getattr(request, "render", None)  # the body's (`_body`)
     if render is not None:
         data["dice_rolls"] = rendered(rolls, render)

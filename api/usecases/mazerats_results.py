@@ -13,6 +13,7 @@ from api.usecases.markers import Named
 from api.usecases.table import Result
 from services.chance import Chance
 from services.mazerats.character import GearPackage
+from services.mazerats.saves import MazeRatsSaveRoll
 
 Side = Annotated[Literal["party", "opponents"], Named("MazeRatsSide")]
 Feature = Annotated[
@@ -36,17 +37,6 @@ class MazeRatsRolled(Result):
 
     seed: str
     dice_rolls: list[dice_results.RollResult] | None = None
-
-
-class MazeRatsSaveRoll(Result):
-    """A save: 2d6 + bonus, 9 or more succeeds (`automatic`: decided without dice)."""
-
-    dice: list[int]
-    bonus: int
-    total: int | None
-    target: int
-    success: bool
-    automatic: bool
 
 
 class MazeRatsSave(MazeRatsSaveRoll, MazeRatsRolled):

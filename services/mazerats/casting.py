@@ -11,7 +11,7 @@ from services.dice import Rng
 from services.mazerats.character import Character
 from services.mazerats.errors import MazeRatsError
 from services.mazerats.play_requests import CastRequest
-from services.mazerats.saves import Save, save_odds
+from services.mazerats.saves import MazeRatsSaveRoll, save_odds
 from services.mazerats.spells import SpellCost, cast, spell_cost
 
 # "Casting a spell takes two actions."
@@ -28,7 +28,7 @@ class SpellCast(BaseModel):
     hp_before: int
     hp: int
     dead: bool
-    corruption_save: Save | None
+    corruption_save: MazeRatsSaveRoll | None
     corrupted: bool
     # The exact chance the corruption save succeeds (None when no discount was asked).
     resist_odds: Fraction | None

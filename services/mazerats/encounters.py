@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from services.dice import Rng, roll
 from services.mazerats.errors import MazeRatsError
-from services.mazerats.saves import Save, roll_save
+from services.mazerats.saves import MazeRatsSaveRoll, roll_save
 
 
 class Reaction(BaseModel):
@@ -17,7 +17,7 @@ class Reaction(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    save: Save
+    save: MazeRatsSaveRoll
     cooperative: bool
 
 
@@ -26,7 +26,7 @@ class Morale(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    save: Save
+    save: MazeRatsSaveRoll
     holds: bool
 
 
@@ -83,7 +83,7 @@ def roll_initiative(rng: Rng, surprised: Side | None = None) -> Initiative:
     return Initiative(first=first, by_surprise=False)
 
 
-def surprised_skips_first_turn(rng: Rng, will: int = 0) -> tuple[Save, bool]:
+def surprised_skips_first_turn(rng: Rng, will: int = 0) -> tuple[MazeRatsSaveRoll, bool]:
     """A surprised character's WIL save: failing it, they skip their first turn."""
     save = roll_save(rng, will)
     return save, not save.success
@@ -94,7 +94,7 @@ class SurprisedSave(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    save: Save
+    save: MazeRatsSaveRoll
     skips_first_turn: bool
 
 

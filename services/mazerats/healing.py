@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from services.dice import Rng
 from services.mazerats.errors import HealingUnavailable, MazeRatsError
-from services.mazerats.saves import Save, roll_save
+from services.mazerats.saves import MazeRatsSaveRoll, roll_save
 
 
 class HealMethod(StrEnum):
@@ -25,7 +25,7 @@ class Healing(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     method: HealMethod
-    save: Save | None
+    save: MazeRatsSaveRoll | None
     healed: int
     hp: int
     used_today: frozenset[HealMethod]
@@ -60,7 +60,7 @@ def heal(
         # "Zero HP means death": nothing brings the dead back by rations or bandages.
         raise HealingUnavailable("a character at zero HP is dead", code="character_dead")
     amount = half_damage(hp, max_hp)
-    save: Save | None = None
+    save: MazeRatsSaveRoll | None = None
     if method is HealMethod.RATION:
         if not resting:
             raise HealingUnavailable(

@@ -23,17 +23,17 @@ class Risk(StrEnum):
     ABSURD = "absurd"
 
 
-class Save(BaseModel):
-    """The outcome of one save: the two dice, the bonus, the total and success."""
+class MazeRatsSaveRoll(BaseModel):
+    """A save: 2d6 + bonus, 9 or more succeeds (`automatic`: decided without dice)."""
 
     model_config = ConfigDict(frozen=True)
 
     dice: tuple[int, ...]
     bonus: int
     total: int | None
-    target: int = SAVE_TARGET
+    target: int
     success: bool
-    automatic: bool = False
+    automatic: bool
 
 
 def save_bonus(ability: int, path_covers: bool) -> int:
@@ -53,18 +53,27 @@ def save_expression(bonus: int) -> str:
 
 def roll_save(
     rng: Rng, ability: int = 0, path_covers: bool = False, risk: Risk = Risk.RISKY
-) -> Save:
+) -> MazeRatsSaveRoll:
     """Roll a save, or decide it without dice when the task is safe or absurd."""
     bonus = save_bonus(ability, path_covers)
     if risk is not Risk.RISKY:
-        return Save(dice=(), bonus=bonus, total=None, success=risk is Risk.SAFE, automatic=True)
+        return MazeRatsSaveRoll(
+            dice=(),
+            bonus=bonus,
+            total=None,
+            target=SAVE_TARGET,
+            success=risk is Risk.SAFE,
+            automatic=True,
+        )
     result = roll(save_expression(bonus), rng)
     assert result.check is not None
-    return Save(
+    return MazeRatsSaveRoll(
         dice=tuple(d.face for d in result.dice),
         bonus=bonus,
         total=result.total,
+        target=SAVE_TARGET,
         success=result.check.success,
+        automatic=False,
     )
 
 

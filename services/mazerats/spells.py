@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from services.dice import Rng
 from services.mazerats.errors import MazeRatsError, RuleViolation
-from services.mazerats.saves import Save, roll_save
+from services.mazerats.saves import MazeRatsSaveRoll, roll_save
 
 MINOR = range(1, 5)
 MAJOR = range(5, 9)
@@ -110,7 +110,7 @@ class Casting(BaseModel):
     cost: int
     hp: int
     dead: bool
-    corruption_save: Save | None
+    corruption_save: MazeRatsSaveRoll | None
     corrupted: bool
 
 

@@ -42,7 +42,7 @@ from services.mazerats.requests import (
     SaveRequest,
     SigilRequest,
 )
-from services.mazerats.saves import Save, roll_save
+from services.mazerats.saves import MazeRatsSaveRoll, roll_save
 from services.mazerats.sigils import Inscription, inscribe
 from services.mazerats.turns import Action, check_turn
 
@@ -79,7 +79,7 @@ def initiative(request: InitiativeRequest, rng: Rng) -> InitiativeOutcome:
     return resolve_initiative(rng, request.surprised, request.surprised_wills)
 
 
-def save(request: SaveRequest, rng: Rng) -> Save:
+def save(request: SaveRequest, rng: Rng) -> MazeRatsSaveRoll:
     """A save (safe and absurd tasks without dice)."""
     return roll_save(rng, request.ability, request.path_covers, request.risk)
 
