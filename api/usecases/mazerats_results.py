@@ -13,9 +13,12 @@ from api.usecases.markers import Named
 from api.usecases.table import Result
 from services.chance import Chance
 from services.mazerats.character import GearPackage
+from services.mazerats.combat import Attack
+from services.mazerats.encounters import InitiativeOutcome, Reaction
+from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
+from services.mazerats.usecases import MoraleOutcome
 
-Side = Annotated[Literal["party", "opponents"], Named("MazeRatsSide")]
 Feature = Annotated[
     Literal[
         "ability_score_+1",
@@ -50,20 +53,8 @@ class MazeRatsSaveOdds(Result):
     success: Chance
 
 
-class MazeRatsOpposedRound(Result):
-    """One exchange of an opposed save: each side's dice and total."""
-
-    attacker_dice: list[int]
-    defender_dice: list[int]
-    attacker_total: int
-    defender_total: int
-
-
-class MazeRatsOpposedSave(MazeRatsRolled):
+class MazeRatsOpposedSave(OpposedSave, MazeRatsRolled):
     """An opposed save: every exchange (more than one when ties reroll) and the winner."""
-
-    rounds: list[MazeRatsOpposedRound]
-    winner: Annotated[Literal["attacker", "defender"], Named("MazeRatsOpposedSide")]
 
 
 class MazeRatsOpposedOdds(Result):
@@ -74,15 +65,8 @@ class MazeRatsOpposedOdds(Result):
     tie: Chance
 
 
-class MazeRatsAttack(MazeRatsRolled):
+class MazeRatsAttack(Attack, MazeRatsRolled):
     """An attack: 2d6 + Combat Bonus must exceed AC; the damage dealt."""
-
-    dice: list[int]
-    combat_bonus: int
-    ac: int
-    total: int
-    hit: bool
-    damage: int
 
 
 class MazeRatsDamagePoint(Result):
@@ -102,42 +86,20 @@ class MazeRatsAttackOdds(Result):
     damage: list[MazeRatsDamagePoint]
 
 
-class MazeRatsReaction(MazeRatsRolled):
+class MazeRatsReaction(Reaction, MazeRatsRolled):
     """A reaction roll: the leader's WIL save; success means cooperative."""
 
-    save: MazeRatsSaveRoll
-    cooperative: bool
     cooperative_odds: Chance
 
 
-class MazeRatsMoraleCheck(Result):
-    """The NPC's WIL save and whether its morale holds."""
-
-    save: MazeRatsSaveRoll
-    holds: bool
-
-
-class MazeRatsMorale(MazeRatsRolled):
+class MazeRatsMorale(MoraleOutcome, MazeRatsRolled):
     """Whether a check was due; the check if due (or forced); the chance it holds."""
 
-    due: bool
-    morale: MazeRatsMoraleCheck | None
     holds_odds: Chance
 
 
-class MazeRatsSurprisedSave(Result):
-    """A surprised character's WIL save; failing it skips the first turn."""
-
-    save: MazeRatsSaveRoll
-    skips_first_turn: bool
-
-
-class MazeRatsInitiative(MazeRatsRolled):
+class MazeRatsInitiative(InitiativeOutcome, MazeRatsRolled):
     """Who acts first, whether by surprise, and the surprised characters' saves."""
-
-    first: Side
-    by_surprise: bool
-    surprised: list[MazeRatsSurprisedSave]
 
 
 class MazeRatsHealing(MazeRatsRolled):

@@ -21,8 +21,8 @@ class Reaction(BaseModel):
     cooperative: bool
 
 
-class Morale(BaseModel):
-    """An NPC's WIL save when facing more danger than expected; failing, it breaks."""
+class MazeRatsMoraleCheck(BaseModel):
+    """The NPC's WIL save and whether its morale holds (failing, it breaks)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -67,10 +67,10 @@ def morale_check_due(
     return leader_defeated or half_group or half_hp or unexpected_danger
 
 
-def roll_morale(rng: Rng, will: int = 0) -> Morale:
+def roll_morale(rng: Rng, will: int = 0) -> MazeRatsMoraleCheck:
     """The NPC's WIL save: failing it, the NPC flees or surrenders."""
     save = roll_save(rng, will)
-    return Morale(save=save, holds=save.success)
+    return MazeRatsMoraleCheck(save=save, holds=save.success)
 
 
 def roll_initiative(rng: Rng, surprised: Side | None = None) -> Initiative:
@@ -89,8 +89,8 @@ def surprised_skips_first_turn(rng: Rng, will: int = 0) -> tuple[MazeRatsSaveRol
     return save, not save.success
 
 
-class SurprisedSave(BaseModel):
-    """A surprised character's WIL save and whether, failing it, they skip their first turn."""
+class MazeRatsSurprisedSave(BaseModel):
+    """A surprised character's WIL save; failing it skips the first turn."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -101,7 +101,7 @@ class SurprisedSave(BaseModel):
 class InitiativeOutcome(Initiative):
     """Who acts first, and each surprised character's save (none when nobody is surprised)."""
 
-    surprised: tuple[SurprisedSave, ...] = ()
+    surprised: tuple[MazeRatsSurprisedSave, ...]
 
 
 def resolve_initiative(
@@ -123,7 +123,7 @@ def resolve_initiative(
     saves = []
     for will in surprised_wills:
         save, skips = surprised_skips_first_turn(rng, will)
-        saves.append(SurprisedSave(save=save, skips_first_turn=skips))
+        saves.append(MazeRatsSurprisedSave(save=save, skips_first_turn=skips))
     return InitiativeOutcome(
         first=first.first, by_surprise=first.by_surprise, surprised=tuple(saves)
     )

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 from fractions import Fraction
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from services.dice import Rng, roll
+from services.markers import Named
 from services.mazerats.twodsix import pmf
 
 # A tie recurs with probability < 1/6 (146/1296 at equal bonuses); the bound is never
 # reached in practice and keeps the function total. Past it the defender wins.
 MAX_REROLLS = 100
+
+OpposedSide = Annotated[Literal["attacker", "defender"], Named("MazeRatsOpposedSide")]
 
 
 class TieRule(StrEnum):
@@ -22,8 +26,8 @@ class TieRule(StrEnum):
     REROLL = "reroll"
 
 
-class OpposedRound(BaseModel):
-    """One exchange of totals."""
+class MazeRatsOpposedRound(BaseModel):
+    """One exchange of an opposed save: each side's dice and total."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -38,8 +42,8 @@ class OpposedSave(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    rounds: tuple[OpposedRound, ...]
-    winner: str
+    rounds: tuple[MazeRatsOpposedRound, ...]
+    winner: OpposedSide
 
 
 class OpposedOdds(BaseModel):
@@ -61,16 +65,16 @@ def roll_opposed(
     rng: Rng, attacker_bonus: int, defender_bonus: int, ties: TieRule = TieRule.DEFENDER
 ) -> OpposedSave:
     """Roll an opposed save; the attacker must beat the defender's total."""
-    rounds: list[OpposedRound] = []
+    rounds: list[MazeRatsOpposedRound] = []
     for _ in range(MAX_REROLLS + 1):
         a_dice, a = _one(rng, attacker_bonus)
         d_dice, d = _one(rng, defender_bonus)
-        rounds.append(OpposedRound(attacker_dice=a_dice, defender_dice=d_dice,
-                                   attacker_total=a, defender_total=d))  # fmt: skip
+        rounds.append(MazeRatsOpposedRound(attacker_dice=a_dice, defender_dice=d_dice,
+                                           attacker_total=a, defender_total=d))  # fmt: skip
         if a != d or ties is TieRule.DEFENDER:
             break
     last = rounds[-1]
-    winner = "attacker" if last.attacker_total > last.defender_total else "defender"
+    winner: OpposedSide = "attacker" if last.attacker_total > last.defender_total else "defender"
     return OpposedSave(rounds=tuple(rounds), winner=winner)
 
 

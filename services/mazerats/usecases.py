@@ -14,7 +14,7 @@ from services.mazerats.character import Character
 from services.mazerats.combat import Attack, check_attack_allowed, roll_attack
 from services.mazerats.encounters import (
     InitiativeOutcome,
-    Morale,
+    MazeRatsMoraleCheck,
     Reaction,
     morale_check_due,
     resolve_initiative,
@@ -56,7 +56,7 @@ class MoraleOutcome(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     due: bool
-    morale: Morale | None
+    morale: MazeRatsMoraleCheck | None
 
 
 def create_character(request: CharacterRequest, rng: Rng, seed: str | None) -> Character:
