@@ -22,13 +22,14 @@ from services.mazerats import play_requests as play
 from services.mazerats import requests as req
 from services.mazerats import usecases as rules
 from services.mazerats.abilities import Abilities, Ability
-from services.mazerats.advancement import Choice, standing
+from services.mazerats.advancement import Choice, MazeRatsStanding, standing
 from services.mazerats.casting import cast_spell
 from services.mazerats.character import Character, GearPackage, Pick
 from services.mazerats.combat import attack_odds
 from services.mazerats.encounters import Side
 from services.mazerats.gear import Armor, Gear, Weapon
 from services.mazerats.healing import HealMethod
+from services.mazerats.levels import Feature
 from services.mazerats.magic import Part, Realm
 from services.mazerats.market import HIRELINGS, MARKET
 from services.mazerats.opposed import TieRule, opposed_odds
@@ -50,6 +51,7 @@ GRAPHQL_NAMES.update(
         Action: "MazeRatsAction",
         Armor: "MazeRatsArmor",
         Choice: "MazeRatsLevelChoice",
+        Feature: "MazeRatsFeature",
         HealMethod: "MazeRatsHealMethod",
         Overwrite: "MazeRatsOverwrite",
         Part: "MazeRatsSigilPart",
@@ -173,9 +175,9 @@ def healing(request: play.HealRequest, call: Call) -> out.MazeRatsHealing:
     )
 
 
-def level(request: play.StandingRequest, call: Call) -> out.MazeRatsStanding:
+def level(request: play.StandingRequest, call: Call) -> MazeRatsStanding:
     """The standing for some XP."""
-    return out.MazeRatsStanding.model_validate(standing(request.xp).model_dump(mode="json"))
+    return standing(request.xp)
 
 
 def level_up(request: play.LevelUpRequest, call: Call) -> out.MazeRatsAdvancement:
@@ -204,9 +206,7 @@ def character(request: req.CharacterRequest, call: Call) -> out.MazeRatsCharacte
 def sigils(request: req.SigilRequest, call: Call) -> out.MazeRatsSigils:
     """The sigils a shop offers, reproducible from the seed."""
     seed = request.seed or new_seed()
-    found = rules.sigils(request, seeded_rng(seed))
-    data = {"seed": seed, "sigils": [s.model_dump(mode="json") for s in found]}
-    return out.MazeRatsSigils.model_validate(data)
+    return out.MazeRatsSigils(seed=seed, sigils=rules.sigils(request, seeded_rng(seed)))
 
 
 def spell(request: SpellRequest, call: Call) -> out.MazeRatsSpellCost:
@@ -279,7 +279,7 @@ ROWS: tuple[UseCase, ...] = publishable(
          out.MazeRatsInitiative, initiative, "Roll initiative", description=RENDERED),
     _row("ratsHealing", "healing", "heal", _body(play.HealRequest), out.MazeRatsHealing, healing,
          "Heal by ration or bandage", description=RENDERED),
-    _row("ratsLevel", "levels", "level", play.StandingRequest, out.MazeRatsStanding, level,
+    _row("ratsLevel", "levels", "level", play.StandingRequest, MazeRatsStanding, level,
          "Level and features for some XP"),
     _row("ratsLevelUp", "level-ups", "level_up", play.LevelUpRequest, out.MazeRatsAdvancement,
          level_up, "Gain the next level"),

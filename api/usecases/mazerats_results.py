@@ -15,6 +15,7 @@ from services.chance import Chance
 from services.mazerats.character import GearPackage
 from services.mazerats.combat import Attack
 from services.mazerats.encounters import InitiativeOutcome, Reaction
+from services.mazerats.magic import MazeRatsSigil
 from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
 from services.mazerats.usecases import MoraleOutcome
@@ -112,18 +113,6 @@ class MazeRatsHealing(MazeRatsRolled):
     used_today: list[HealMethod]
 
 
-class MazeRatsStanding(Result):
-    """The level for the XP, its features so far, max HP, sigil slots and paths."""
-
-    xp: int
-    level: int
-    features: list[Feature]
-    max_hp: int
-    sigil_slots: int
-    paths: int
-    next_level_xp: int | None
-
-
 class MazeRatsAbilities(Result):
     """Strength, dexterity and will."""
 
@@ -196,23 +185,6 @@ class MazeRatsCharacter(Result):
     detail: MazeRatsPick
     sigil_slots: int
     sigils: list[str]
-
-
-class MazeRatsTableRoll(Result):
-    """A d66 roll on one of the sigil tables and the entry it read."""
-
-    table: str
-    dice: list[int]
-    entry: str
-
-
-class MazeRatsSigil(Result):
-    """A generated sigil: name, realm, first table and the d66 rolls."""
-
-    name: str
-    realm: Annotated[Literal["corporeal", "ethereal"], Named("MazeRatsRealm")]
-    part: Annotated[Literal["effect", "element"], Named("MazeRatsSigilPart")]
-    rolls: list[MazeRatsTableRoll]
 
 
 class MazeRatsSigils(Result):

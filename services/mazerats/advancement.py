@@ -30,8 +30,8 @@ class Choice(StrEnum):
     COMBAT_BONUS = "combat_bonus"
 
 
-class Standing(BaseModel):
-    """What a character's XP gives: level, features so far, max HP, sigil slots, paths."""
+class MazeRatsStanding(BaseModel):
+    """The level for the XP, its features so far, max HP, sigil slots and paths."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -58,10 +58,10 @@ class Advancement(BaseModel):
     paths: int
 
 
-def standing(xp: int) -> Standing:
+def standing(xp: int) -> MazeRatsStanding:
     """The XP table read for `xp` ("When you have enough XP, gain a level and 2 max HP")."""
     level = level_for_xp(xp)
-    return Standing(
+    return MazeRatsStanding(
         xp=xp,
         level=level,
         features=tuple(features_up_to(level)),

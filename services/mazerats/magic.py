@@ -41,41 +41,43 @@ TABLES: dict[tuple[Realm, str], tuple[str, ...]] = {
 }
 
 
-class TableRoll(BaseModel):
-    """One d66 roll on a table: the table, the two dice and the entry."""
+class MazeRatsTableRoll(BaseModel):
+    """A d66 roll on one of the sigil tables and the entry it read."""
 
     model_config = ConfigDict(frozen=True)
 
     table: str
-    dice: tuple[int, int]
+    dice: tuple[int, ...]
     entry: str
 
 
-class Sigil(BaseModel):
-    """A generated sigil: its name and every roll that made it."""
+class MazeRatsSigil(BaseModel):
+    """A generated sigil: name, realm, first table and the d66 rolls."""
 
     model_config = ConfigDict(frozen=True)
 
     name: str
     realm: Realm
     part: Part
-    rolls: tuple[TableRoll, ...]
+    rolls: tuple[MazeRatsTableRoll, ...]
 
 
-def roll_table(rng: Rng, realm: Realm, table: str) -> TableRoll:
+def roll_table(rng: Rng, realm: Realm, table: str) -> MazeRatsTableRoll:
     """Roll d66 on one table: first die the group, second the entry; rerolls an empty slot."""
     entries = TABLES[(realm, table)]
     for _ in range(MAX_REROLLS):
         first, second = rng.below(6) + 1, rng.below(6) + 1
         entry = entries[d66_index(first, second)]
         if entry != t.MISSING:
-            return TableRoll(table=f"{realm.value} {table}s", dice=(first, second), entry=entry)
+            return MazeRatsTableRoll(
+                table=f"{realm.value} {table}s", dice=(first, second), entry=entry
+            )
     raise AssertionError("the generator never left the empty slot")  # pragma: no cover
 
 
 def generate_sigil(
     rng: Rng, realm: Realm | None = None, part: Part | None = None, mix_realms: bool = False
-) -> Sigil:
+) -> MazeRatsSigil:
     """An effect or element with a form; realm and part by a d2 each unless given."""
     chosen = realm if realm is not None else (Realm.CORPOREAL, Realm.ETHEREAL)[rng.below(2)]
     kind = part if part is not None else (Part.EFFECT, Part.ELEMENT)[rng.below(2)]
@@ -85,7 +87,9 @@ def generate_sigil(
         # "other combinations are possible": the form's realm is rolled on its own.
         form_realm = (Realm.CORPOREAL, Realm.ETHEREAL)[rng.below(2)]
     form = roll_table(rng, form_realm, "form")
-    return Sigil(name=f"{first.entry} {form.entry}", realm=chosen, part=kind, rolls=(first, form))
+    return MazeRatsSigil(
+        name=f"{first.entry} {form.entry}", realm=chosen, part=kind, rolls=(first, form)
+    )
 
 
 def generate_sigils(
@@ -94,7 +98,7 @@ def generate_sigils(
     realm: Realm | None = None,
     part: Part | None = None,
     mix_realms: bool = False,
-) -> list[Sigil]:
+) -> list[MazeRatsSigil]:
     """The several sigils a shop offers."""
     if not 1 <= count <= MAX_SIGILS:
         raise MazeRatsError(f"count must be within 1..{MAX_SIGILS}", code="count_out_of_range")

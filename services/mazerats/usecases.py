@@ -24,7 +24,7 @@ from services.mazerats.encounters import (
 from services.mazerats.generator import generate_character
 from services.mazerats.healing import Healing, heal
 from services.mazerats.levels import sigil_slots
-from services.mazerats.magic import Sigil, generate_sigils
+from services.mazerats.magic import MazeRatsSigil, generate_sigils
 from services.mazerats.opposed import OpposedSave, roll_opposed
 from services.mazerats.play_requests import (
     HealRequest,
@@ -142,6 +142,6 @@ def turn(request: TurnRequest) -> int:
     return check_turn(request.actions, request.armor)
 
 
-def sigils(request: SigilRequest, rng: Rng) -> list[Sigil]:
+def sigils(request: SigilRequest, rng: Rng) -> list[MazeRatsSigil]:
     """The sigils a shop offers."""
     return generate_sigils(rng, request.count, request.realm, request.part, request.mix_realms)
