@@ -35,7 +35,7 @@ from services.mazerats.market import HIRELINGS, MARKET
 from services.mazerats.opposed import TieRule, opposed_odds
 from services.mazerats.saves import Risk, save_bonus, save_odds
 from services.mazerats.sigils import Overwrite
-from services.mazerats.spells import Reach, SpellRequest, spell_cost
+from services.mazerats.spells import MazeRatsSpellCost, Reach, SpellRequest, spell_cost
 from services.mazerats.turns import Action
 
 GRAPHQL_NAMES.update(
@@ -209,9 +209,9 @@ def sigils(request: req.SigilRequest, call: Call) -> out.MazeRatsSigils:
     return out.MazeRatsSigils(seed=seed, sigils=rules.sigils(request, seeded_rng(seed)))
 
 
-def spell(request: SpellRequest, call: Call) -> out.MazeRatsSpellCost:
+def spell(request: SpellRequest, call: Call) -> MazeRatsSpellCost:
     """A spell's HP cost and tier."""
-    return out.MazeRatsSpellCost.model_validate(spell_cost(request).model_dump(mode="json"))
+    return spell_cost(request)
 
 
 def spell_cast(request: play.CastRequest, call: Call) -> out.MazeRatsSpellCast:
@@ -290,7 +290,7 @@ ROWS: tuple[UseCase, ...] = publishable(
          out.MazeRatsCharacter, character, "Generate a character", description=SEEDED),
     _row("ratsSigils", "sigils", "sigils", req.SigilRequest, out.MazeRatsSigils, sigils,
          "Generate sigils", description=SEEDED),
-    _row("ratsSpellCost", "spell-costs", "spell_cost", SpellRequest, out.MazeRatsSpellCost,
+    _row("ratsSpellCost", "spell-costs", "spell_cost", SpellRequest, MazeRatsSpellCost,
          spell, "HP cost of a spell"),
     _row("ratsSpellCast", "spell-casts", "cast", _body(play.CastRequest),
          out.MazeRatsSpellCast, spell_cast, "Cast a spell: HP lost, corruption save",

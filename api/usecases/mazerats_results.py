@@ -18,6 +18,7 @@ from services.mazerats.encounters import InitiativeOutcome, Reaction
 from services.mazerats.magic import MazeRatsSigil
 from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
+from services.mazerats.spells import MazeRatsSpellCost
 from services.mazerats.usecases import MoraleOutcome
 
 Feature = Annotated[
@@ -32,8 +33,6 @@ Feature = Annotated[
 Armor = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsArmor")]
 Weapon = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsWeapon")]
 HealMethod = Annotated[Literal["ration", "bandage", "magic"], Named("MazeRatsHealMethod")]
-Reach = Annotated[Literal["close", "nearby", "far", "distant"], Named("MazeRatsReach")]
-Tier = Annotated[Literal["minor", "major", "master"], Named("MazeRatsSpellTier")]
 
 
 class MazeRatsRolled(Result):
@@ -192,31 +191,6 @@ class MazeRatsSigils(Result):
 
     seed: str
     sigils: list[MazeRatsSigil]
-
-
-class MazeRatsSpellBreakdown(Result):
-    """A spell's cost, term by term (the discount is negative)."""
-
-    base: int
-    range: int
-    targets: int
-    duration: int
-    damage: int
-    effects: int
-    no_save: int
-    corruption: int
-
-
-class MazeRatsSpellCost(Result):
-    """A spell's HP cost, tier, breakdown, reach, damage and whether it risks corruption."""
-
-    cost: int
-    tier: Tier
-    within_guidelines: bool
-    breakdown: MazeRatsSpellBreakdown
-    reach: Reach
-    damage: int | None
-    corruption_save: bool
 
 
 class MazeRatsSpellCast(MazeRatsRolled):

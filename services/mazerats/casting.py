@@ -12,7 +12,7 @@ from services.mazerats.character import Character
 from services.mazerats.errors import MazeRatsError
 from services.mazerats.play_requests import CastRequest
 from services.mazerats.saves import MazeRatsSaveRoll, save_odds
-from services.mazerats.spells import SpellCost, cast, spell_cost
+from services.mazerats.spells import MazeRatsSpellCost, cast, spell_cost
 
 # "Casting a spell takes two actions."
 CAST_ACTIONS = 2
@@ -23,7 +23,7 @@ class SpellCast(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    price: SpellCost
+    price: MazeRatsSpellCost
     actions: int
     hp_before: int
     hp: int

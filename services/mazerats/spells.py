@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from services.dice import Rng
+from services.markers import Named
 from services.mazerats.errors import MazeRatsError, RuleViolation
 from services.mazerats.saves import MazeRatsSaveRoll, roll_save
 
@@ -28,6 +30,7 @@ class Reach(StrEnum):
 
 REACHES = tuple(Reach)
 Steps = Field(default=0, ge=0, le=MAX_STEPS)
+Tier = Annotated[Literal["minor", "major", "master"], Named("MazeRatsSpellTier")]
 
 
 class SpellRequest(BaseModel):
@@ -49,49 +52,64 @@ class SpellRequest(BaseModel):
     heals_hp: bool = False
 
 
-class SpellCost(BaseModel):
-    """The HP cost, its tier, each modifier's share, and the corruption save it demands."""
+class MazeRatsSpellBreakdown(BaseModel):
+    """A spell's cost, term by term (the discount is negative)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base: int
+    range: int
+    targets: int
+    duration: int
+    damage: int
+    effects: int
+    no_save: int
+    corruption: int
+
+
+class MazeRatsSpellCost(BaseModel):
+    """A spell's HP cost, tier, breakdown, reach, damage and whether it risks corruption."""
 
     model_config = ConfigDict(frozen=True)
 
     cost: int
-    tier: str
+    tier: Tier
     within_guidelines: bool
-    breakdown: dict[str, int]
+    breakdown: MazeRatsSpellBreakdown
     reach: Reach
     damage: int | None
     corruption_save: bool
 
 
-def tier(cost: int) -> str:
+def tier(cost: int) -> Tier:
     """Minor 1-4, major 5-8, master 9 and up (the text's guideline stops at 12)."""
     if cost in MINOR:
         return "minor"
     return "major" if cost in MAJOR else "master"
 
 
-def spell_cost(spell: SpellRequest) -> SpellCost:
+def spell_cost(spell: SpellRequest) -> MazeRatsSpellCost:
     """Price a spell: base, +1 HP for each step or addition, less any corruption discount."""
     if spell.heals_hp:
         raise RuleViolation("magic can never heal HP", code="magic_cannot_heal")
     reach_index = REACHES.index(spell.reach) + spell.reach_steps
     if reach_index >= len(REACHES):
         raise RuleViolation("range cannot go past Distant", code="range_past_distant")
-    breakdown = {
-        "base": spell.base,
-        "range": spell.reach_steps,
-        "targets": spell.extra_targets,
-        "duration": spell.duration_steps,
-        "damage": spell.damage_steps,
-        "effects": spell.extra_effects,
-        "no_save": 1 if spell.no_save else 0,
-        "corruption": -spell.corruption_discount,
-    }
-    cost = max(MIN_COST, sum(breakdown.values()))
+    breakdown = MazeRatsSpellBreakdown(
+        base=spell.base,
+        range=spell.reach_steps,
+        targets=spell.extra_targets,
+        duration=spell.duration_steps,
+        damage=spell.damage_steps,
+        effects=spell.extra_effects,
+        no_save=1 if spell.no_save else 0,
+        corruption=-spell.corruption_discount,
+    )
+    cost = max(MIN_COST, sum(dict(breakdown).values()))
     damage = None
     if spell.base_damage is not None:
         damage = spell.base_damage + spell.damage_step * spell.damage_steps
-    return SpellCost(
+    return MazeRatsSpellCost(
         cost=cost,
         tier=tier(cost),
         within_guidelines=cost <= MASTER.stop - 1,
@@ -114,7 +132,9 @@ class Casting(BaseModel):
     corrupted: bool
 
 
-def cast(rng: Rng, hp: int, price: SpellCost, will: int = 0, path_covers: bool = False) -> Casting:
+def cast(
+    rng: Rng, hp: int, price: MazeRatsSpellCost, will: int = 0, path_covers: bool = False
+) -> Casting:
     """Lose HP equal to the cost (zero HP is death); roll the corruption save if risked."""
     if hp < 1:
         raise MazeRatsError("a character at zero HP is dead", code="character_dead")
