@@ -225,13 +225,12 @@ def spell_cast(request: play.CastRequest, call: Call) -> out.MazeRatsSpellCast:
 
 def market(request: None, call: Call) -> out.MazeRatsMarket:
     """The market's wares and prices."""
-    return out.MazeRatsMarket.model_validate({"wares": [w.model_dump(mode="json") for w in MARKET]})
+    return out.MazeRatsMarket(wares=list(MARKET))
 
 
 def hirelings(request: None, call: Call) -> out.MazeRatsHirelings:
     """The hirelings for hire."""
-    data = {"hirelings": [h.model_dump(mode="json") for h in HIRELINGS]}
-    return out.MazeRatsHirelings.model_validate(data)
+    return out.MazeRatsHirelings(hirelings=list(HIRELINGS))
 
 
 SEEDED = "The response carries the seed; sending it back replays the roll."

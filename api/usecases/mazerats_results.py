@@ -16,6 +16,7 @@ from services.mazerats.character import GearPackage
 from services.mazerats.combat import Attack
 from services.mazerats.encounters import InitiativeOutcome, Reaction
 from services.mazerats.magic import MazeRatsSigil
+from services.mazerats.market import MazeRatsHireling, MazeRatsWare
 from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
 from services.mazerats.spells import MazeRatsSpellCost
@@ -207,42 +208,10 @@ class MazeRatsSpellCast(MazeRatsRolled):
     character: MazeRatsCharacter | None
 
 
-class MazeRatsPrice(Result):
-    """A price range in gold, per item, day or month."""
-
-    low: int
-    high: int
-    per: Annotated[Literal["item", "day", "month"], Named("MazeRatsPricePer")]
-
-
-class MazeRatsWare(Result):
-    """One line of the market: its price, hands, AC and damage bonuses, examples."""
-
-    name: str
-    category: str
-    price: MazeRatsPrice
-    hands: int | None
-    ac_bonus: int
-    damage_bonus: int
-    examples: list[str]
-
-
 class MazeRatsMarket(Result):
     """The market's wares and prices."""
 
     wares: list[MazeRatsWare]
-
-
-class MazeRatsHireling(Result):
-    """A hireling: wage, HP, AC options, gear, Combat Bonus and notes."""
-
-    name: str
-    wage: MazeRatsPrice
-    hp: int
-    ac: list[int]
-    gear: list[str]
-    combat_bonus: int
-    notes: list[str]
 
 
 class MazeRatsHirelings(Result):
