@@ -171,7 +171,7 @@ def healing(request: play.HealRequest, call: Call) -> out.MazeRatsHealing:
         out.MazeRatsHealing,
         rules.healing,
         request,
-        lambda healed: {"used_today": sorted(m.value for m in healed.used_today)},
+        lambda healed: {"used_today": sorted(healed.used_today)},
     )
 
 
@@ -187,8 +187,8 @@ def level_up(request: play.LevelUpRequest, call: Call) -> out.MazeRatsAdvancemen
 
 def inscription(request: play.InscribeRequest, call: Call) -> out.MazeRatsInscription:
     """The sigils kept and lost, and the slots they fill."""
-    data = rules.inscription(request).model_dump(mode="json")
-    return out.MazeRatsInscription.model_validate({**data, "slots": rules.slots_of(request)})
+    kept = rules.inscription(request)
+    return out.MazeRatsInscription(**dict(kept), slots=rules.slots_of(request))
 
 
 def turn(request: play.TurnRequest, call: Call) -> out.MazeRatsTurn:

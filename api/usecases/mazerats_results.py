@@ -15,10 +15,12 @@ from services.chance import Chance
 from services.mazerats.character import GearPackage
 from services.mazerats.combat import Attack
 from services.mazerats.encounters import InitiativeOutcome, Reaction
+from services.mazerats.healing import Healing, HealMethod
 from services.mazerats.magic import MazeRatsSigil
 from services.mazerats.market import MazeRatsHireling, MazeRatsWare
 from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
+from services.mazerats.sigils import Inscription
 from services.mazerats.spells import MazeRatsSpellCost
 from services.mazerats.usecases import MoraleOutcome
 
@@ -33,7 +35,6 @@ Feature = Annotated[
 ]
 Armor = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsArmor")]
 Weapon = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsWeapon")]
-HealMethod = Annotated[Literal["ration", "bandage", "magic"], Named("MazeRatsHealMethod")]
 
 
 class MazeRatsRolled(Result):
@@ -103,14 +104,11 @@ class MazeRatsInitiative(InitiativeOutcome, MazeRatsRolled):
     """Who acts first, whether by surprise, and the surprised characters' saves."""
 
 
-class MazeRatsHealing(MazeRatsRolled):
+class MazeRatsHealing(Healing, MazeRatsRolled):
     """A healing attempt: the WIL save (bandage), HP healed and now, the day's uses."""
 
-    method: HealMethod
-    save: MazeRatsSaveRoll | None
-    healed: int
-    hp: int
-    used_today: list[HealMethod]
+    # The rules keep a set; the answer lists it in a stable order.
+    used_today: list[HealMethod]  # type: ignore[assignment]
 
 
 class MazeRatsAbilities(Result):
@@ -133,11 +131,9 @@ class MazeRatsAdvancement(Result):
     paths: int
 
 
-class MazeRatsInscription(Result):
+class MazeRatsInscription(Inscription):
     """The bearer's slots, the sigils kept, and those lost to overwriting."""
 
-    kept: list[str]
-    lost: list[str]
     slots: int
 
 
