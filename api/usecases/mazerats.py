@@ -23,7 +23,7 @@ from services.mazerats import requests as req
 from services.mazerats import usecases as rules
 from services.mazerats.abilities import Abilities, Ability
 from services.mazerats.advancement import Choice, MazeRatsStanding, standing
-from services.mazerats.casting import cast_spell
+from services.mazerats.casting import SpellCast, cast_spell
 from services.mazerats.character import Character, GearPackage, Pick
 from services.mazerats.combat import attack_odds
 from services.mazerats.encounters import Side
@@ -95,9 +95,7 @@ def _rolled(
     """`rule` rolled under the request's seed (or a fresh one), as `result`."""
     seed = request.seed or new_seed()
     outcome, rolls = recorded(rule, request, seeded_rng(seed))
-    own = issubclass(result, type(outcome))  # the services' outcome, answered as it is
-    data = {**(dict(outcome) if own else outcome.model_dump(mode="json")), **extra(outcome)}
-    data["seed"] = seed
+    data = {**dict(outcome), **extra(outcome), "seed": seed}
     render = getattr(request, "render", None)  # the body's (`_body`)
     if render is not None:
         data["dice_rolls"] = rendered(rolls, render)
@@ -217,10 +215,14 @@ def spell(request: SpellRequest, call: Call) -> MazeRatsSpellCost:
 def spell_cast(request: play.CastRequest, call: Call) -> out.MazeRatsSpellCast:
     """A cast spell: HP lost, death, the corruption save and its exact chance."""
 
-    def odds(cast: Any) -> dict[str, Any]:
-        return {"resist_odds": None if cast.resist_odds is None else Chance.of(cast.resist_odds)}
+    def contract(cast: SpellCast) -> dict[str, Any]:
+        odds, sheet = cast.resist_odds, cast.character
+        return {
+            "resist_odds": None if odds is None else Chance.of(odds),
+            "character": None if sheet is None else sheet.model_dump(mode="json"),
+        }
 
-    return _rolled(out.MazeRatsSpellCast, cast_spell, request, odds)
+    return _rolled(out.MazeRatsSpellCast, cast_spell, request, contract)
 
 
 def market(request: None, call: Call) -> out.MazeRatsMarket:

@@ -1,7 +1,9 @@
 """The Maze Rats use cases' result models: every key the server answers, typed.
 
-Built from the services' own outcomes (`model_dump(mode="json")`); a rolled result adds
-the `seed` that replays it and, when the request asked for `render`, `dice_rolls`.
+A result is the services' own outcome model (`services/mazerats/*.py`); a rolled one
+adds the `seed` that replays it and, when the request asked for `render`, `dice_rolls`.
+What is left here has no services model yet: odds built from exact Fractions, the
+character sheet (its services model is a request's too) and the turn check.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from api.usecases import dice_results
 from api.usecases.markers import Named
 from api.usecases.table import Result
 from services.chance import Chance
+from services.mazerats.casting import SpellCast
 from services.mazerats.character import GearPackage
 from services.mazerats.combat import Attack
 from services.mazerats.encounters import InitiativeOutcome, Reaction
@@ -21,7 +24,6 @@ from services.mazerats.market import MazeRatsHireling, MazeRatsWare
 from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
 from services.mazerats.sigils import Inscription
-from services.mazerats.spells import MazeRatsSpellCost
 from services.mazerats.usecases import MoraleOutcome
 
 Feature = Annotated[
@@ -190,18 +192,12 @@ class MazeRatsSigils(Result):
     sigils: list[MazeRatsSigil]
 
 
-class MazeRatsSpellCast(MazeRatsRolled):
+class MazeRatsSpellCast(SpellCast, MazeRatsRolled):
     """A cast spell: its price, HP after it, death, and the corruption save if risked."""
 
-    price: MazeRatsSpellCost
-    actions: int
-    hp_before: int
-    hp: int
-    dead: bool
-    corruption_save: MazeRatsSaveRoll | None
-    corrupted: bool
-    resist_odds: Chance | None
-    character: MazeRatsCharacter | None
+    # The rules' exact Fraction and sheet, as the contract's Chance and sheet.
+    resist_odds: Chance | None  # type: ignore[assignment]
+    character: MazeRatsCharacter | None  # type: ignore[assignment]
 
 
 class MazeRatsMarket(Result):
