@@ -14,6 +14,7 @@ from api.usecases import dice_results
 from api.usecases.markers import Named
 from api.usecases.table import Result
 from services.chance import Chance
+from services.mazerats.advancement import Advancement
 from services.mazerats.casting import SpellCast
 from services.mazerats.character import GearPackage
 from services.mazerats.combat import Attack
@@ -26,15 +27,6 @@ from services.mazerats.saves import MazeRatsSaveRoll
 from services.mazerats.sigils import Inscription
 from services.mazerats.usecases import MoraleOutcome
 
-Feature = Annotated[
-    Literal[
-        "ability_score_+1",
-        "ability_score_+1_or_combat_bonus_+1",
-        "additional_sigil_slot",
-        "ability_score_+1_and_second_path",
-    ],
-    Named("MazeRatsFeature"),
-]
 Armor = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsArmor")]
 Weapon = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsWeapon")]
 
@@ -121,16 +113,10 @@ class MazeRatsAbilities(Result):
     will: int
 
 
-class MazeRatsAdvancement(Result):
+class MazeRatsAdvancement(Advancement):
     """The new level, its feature and the sheet's figures after applying it."""
 
-    level: int
-    feature: Feature
-    abilities: MazeRatsAbilities
-    combat_bonus: int
-    max_hp: int
-    sigil_slots: int
-    paths: int
+    abilities: MazeRatsAbilities  # type: ignore[assignment]  # every score answered
 
 
 class MazeRatsInscription(Inscription):
