@@ -225,14 +225,17 @@ def spell_cast(request: play.CastRequest, call: Call) -> out.MazeRatsSpellCast:
     return _rolled(out.MazeRatsSpellCast, cast_spell, request, contract)
 
 
+# The tables leave their defaults unset, and REST answers only the fields set: each row
+# is validated again from its full dump, so every key is set and answered.
 def market(request: None, call: Call) -> out.MazeRatsMarket:
     """The market's wares and prices."""
-    return out.MazeRatsMarket(wares=list(MARKET))
+    return out.MazeRatsMarket.model_validate({"wares": [w.model_dump() for w in MARKET]})
 
 
 def hirelings(request: None, call: Call) -> out.MazeRatsHirelings:
     """The hirelings for hire."""
-    return out.MazeRatsHirelings(hirelings=list(HIRELINGS))
+    rows = [h.model_dump() for h in HIRELINGS]
+    return out.MazeRatsHirelings.model_validate({"hirelings": rows})
 
 
 SEEDED = "The response carries the seed; sending it back replays the roll."
