@@ -19,10 +19,12 @@ counted), divided by the requests wrk completed.
   pair, from the same runs.
 
 The servers run one at a time, each for ``SECONDS`` seconds after a ``WARMUP_SECONDS``
-warm-up, with ``CONNECTIONS`` connections on ``THREADS`` wrk threads; the API with
-development settings (no key, no rate limit, the JSON access log at info, the embedded
-Redis, one process), the bare servers under uvicorn with the options `python -m api`
-passes. Output: one JSON object per line, keys as every bench here.
+warm-up, with ``CONNECTIONS`` connections on ``THREADS`` wrk threads, ours then the bare
+one, ``ROUNDS`` times: single runs on this machine swing by ±15% with what else it runs,
+so each line gives the medians and the median of the rounds' ratios (``ratios``). The
+API runs with development settings (no key, no rate limit, the JSON access log at info,
+the embedded Redis, one process), the bare servers under uvicorn with the options
+`python -m api` passes. Output: one JSON object per line, keys as every bench here.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import httpx
@@ -46,6 +49,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 SECONDS = 8
+ROUNDS = 3
 WARMUP_SECONDS = 2
 CONNECTIONS = 32
 THREADS = 2
@@ -145,9 +149,16 @@ def _measure(kind: str, path: str, body: dict[str, Any]) -> tuple[float, float]:
     return done / elapsed, spent * 1000 / done
 
 
-def _emit(case: str, unit: str, value: float, baseline: str, base: float, **extra: Any) -> None:
+def _emit(
+    case: str, unit: str, rounds: list[tuple[float, float]], baseline: str, **extra: Any
+) -> None:
+    """One line from `rounds` of (ours, bare): the medians, and the median of the
+    rounds' ratios (each round's pair measured back to back)."""
     lower_is_better = unit == "ms"
-    ratio = base / value if lower_is_better else value / base
+    ratios = [b / v if lower_is_better else v / b for v, b in rounds]
+    value, base = median(v for v, _ in rounds), median(b for _, b in rounds)
+    ratio = median(ratios)
+    extra["ratios"] = [round(r, 3) for r in ratios]
     line = {
         "bench": "request_path",
         "case": case,
@@ -170,10 +181,15 @@ def main() -> None:
         ("graphql_roll", "/graphql", GRAPHQL, "strawberry", "bare strawberry, same caches"),
     ]
     for case, path, body, bare, name in pairs:
-        ours_rps, ours_cpu = _measure("api", path, body)
-        bare_rps, bare_cpu = _measure(bare, path, body)
-        _emit(f"{case}_cpu", "ms", ours_cpu, name, bare_cpu, target=0.67, load=load)
-        _emit(f"{case}_rps", "req/s", ours_rps, name, bare_rps, load=load)
+        cpu: list[tuple[float, float]] = []
+        rps: list[tuple[float, float]] = []
+        for _ in range(ROUNDS):
+            ours_rps, ours_cpu = _measure("api", path, body)
+            bare_rps, bare_cpu = _measure(bare, path, body)
+            cpu.append((ours_cpu, bare_cpu))
+            rps.append((ours_rps, bare_rps))
+        _emit(f"{case}_cpu", "ms", cpu, name, target=0.67, load=load)
+        _emit(f"{case}_rps", "req/s", rps, name, load=load)
 
 
 if __name__ == "__main__":

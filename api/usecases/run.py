@@ -45,12 +45,6 @@ def _bound(row: UseCase) -> asyncio.Semaphore | None:
     return found
 
 
-async def spend(row: UseCase, request: Any, conn: HTTPConnection) -> None:
-    """Spend the row's price (docs/OPERATIONS.md, "Price list") before any work."""
-    price = row.price(request) if callable(row.price) else row.price
-    await spend_tokens(conn, price, row.name)
-
-
 async def spend_tokens(conn: HTTPConnection, price: int, what: str) -> None:
     """Spend `price` less the token the request took at the door from the caller's
     bucket, before any work; RateLimited when the bucket cannot pay it now."""
@@ -93,7 +87,11 @@ async def execute(
 
     A table row's `grant` (its token verified, no I/O yet) is checked against revocations
     in the same thread as the service, after the price: one hop off the event loop."""
-    await spend(row, request, conn)
+    # The row's price (docs/OPERATIONS.md, "Price list") before any work; the door's
+    # token paid for a price of 1.
+    price = row.price(request) if callable(row.price) else row.price
+    if price > 1:
+        await spend_tokens(conn, price, row.name)
     call = call_of(conn, grant)
     service: Callable[[Any, Call], BaseModel | Redacted] = row.service
     if grant is not None and row.table is not None:
