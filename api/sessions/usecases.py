@@ -65,7 +65,7 @@ SESSIONS: Kind[MazeState, Viewer] = Kind(
     service_of=lambda runtime, tenant: runtime.sessions_for(tenant),
     viewer_of=viewer_of,
     view=view_for,
-    redact=lambda recorded, viewer: redact(recorded.decoded(decode_event), viewer),
+    redact=lambda recorded, viewer: redact(decode_event(recorded.type, recorded.data), viewer),
     missing=lambda: SessionNotFound("no such session"),
     absent=lambda: LabyrinthError("no such session", code=NOT_STARTED),
     has_seat=lambda state, member: member in state.member_ids,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,12 +38,6 @@ class RecordedEvent:
     id: str
     type: str
     data: dict[str, Any]
-    # The domain event itself when its writer still holds it (None: read from the store).
-    event: Any = field(default=None, compare=False, repr=False)
-
-    def decoded(self, decode: Callable[[str, dict[str, Any]], Any]) -> Any:
-        """The domain event: the writer's own, or `decode(type, data)`."""
-        return self.event if self.event is not None else decode(self.type, self.data)
 
 
 @dataclass(frozen=True, slots=True)

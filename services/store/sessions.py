@@ -241,8 +241,8 @@ class SessionService(Generic[S]):
                     return done
                 return self._duplicate(session_id, list(self._read_batch(stream, result)))
             recorded = tuple(
-                RecordedEvent(stream, v, p, n.id, n.type, n.data, e)
-                for v, p, n, e in zip(result.versions, result.positions, batch, events, strict=True)
+                RecordedEvent(stream, v, p, n.id, n.type, n.data)
+                for v, p, n in zip(result.versions, result.positions, batch, strict=True)
             )
             self._maybe_snapshot(stream, loaded.version, result.last_version, state)
             self._remember(stream, Loaded(state, result.last_version))
