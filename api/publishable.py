@@ -36,23 +36,26 @@ _SUBSCRIPTIONS = frozenset({"sessionEvents", "campaignEvents"})
 
 
 @functools.cache
-def _open() -> tuple[tuple[tuple[str, re.Pattern[str]], ...], frozenset[str]]:
-    """REST's (method, /v1 path pattern) and GraphQL's root fields open to such a key."""
+def _open() -> tuple[dict[str, re.Pattern[str]], frozenset[str]]:
+    """REST's /v1 paths open to such a key, one pattern per method (a request on a
+    publishable key matches one expression, not every row's), and GraphQL's root fields."""
     from api.usecases.rows import ROWS  # the rows import the API: read them on first use
 
     rows = [row for row in ROWS if row.public]
-    rest = tuple(
-        (row.method, re.compile("/v1" + re.sub(r"{\w+}", "[^/]+", row.path)))
-        for row in rows
-        if row.method is not None
-    )
+    paths: dict[str, list[str]] = {}
+    for row in rows:
+        if row.method is not None:
+            parts = re.split(r"{\w+}", row.path)  # literal parts around the parameters
+            paths.setdefault(row.method, []).append("[^/]+".join(map(re.escape, parts)))
+    rest = {m: re.compile("/v1(?:" + "|".join(found) + ")") for m, found in paths.items()}
     fields = {to_camel_case(row.field) for row in rows if row.graphql is not None}
     return rest, frozenset({"__typename", *_SUBSCRIPTIONS, *fields})
 
 
 def rest_allowed(method: str, path: str) -> bool:
     """Whether a publishable key may call `method path`."""
-    return any(m == method and p.fullmatch(path) for m, p in _open()[0])
+    pattern = _open()[0].get(method)
+    return pattern is not None and pattern.fullmatch(path) is not None
 
 
 def field_allowed(name: str) -> bool:
