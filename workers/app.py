@@ -13,6 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+# Imported with the app, not on first use: beat's SIGTERM handler builds the scheduler (and
+# so the result backend) when beat's main thread has not finished building it, and a stop
+# landing while that thread imports either module re-entered the half-imported module and
+# printed a traceback (tests/e2e/test_operations.py saw it once in CI).
+import celery.backends.redis  # noqa: F401
+import redbeat.schedulers  # noqa: F401
 from celery import Celery
 from kombu import pools
 from kombu.entity import Queue
