@@ -46,7 +46,10 @@ mean and p50/p99 are given too.
 The server is started here in a subprocess on a free loopback port: ``python -m api``
 (``DAEDALUS_WORKER=0``, development settings: no API key, no rate limit, the JSON access
 log at level info, the embedded Redis, a temporary data folder). Load comes from one
-``httpx.AsyncClient`` per session in this process. After a warm-up, the closed loops
+keep-alive connection per session in this process (``Conn``: a minimal HTTP/1.1 client;
+httpx used more CPU per request than the server and so was what saturated), and each
+line reports the generator's own CPU per flip (``client_cpu_ms_per_flip``) next to the
+server's. After a warm-up, the closed loops
 run first (``CLOSED_FLIPS`` flips each), then the paced runs, so
 that these find the session cache as full as a long-running server's. The whole
 benchmark takes about a minute on a 2-core machine.
@@ -173,40 +176,73 @@ def _run_of(latencies: list[float], elapsed: float, cpu: float) -> Run:
     return Run(n / elapsed, _percentile(ms, 0.50), _percentile(ms, 0.99), cpu * 1000 / n)
 
 
-def _clients(n: int) -> list[httpx.AsyncClient]:
-    """One client (one keep-alive connection) per worker: httpx's shared pool spends more
-    CPU than the bare server at 50 connections, and would measure itself."""
-    one = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    return [httpx.AsyncClient(limits=one, timeout=30.0) for _ in range(n)]
+class Conn:
+    """One keep-alive HTTP/1.1 connection: each request written whole, each answer read by
+    its Content-Length and decoded. The load generator must not be what saturates: httpx
+    spent about 0.8 ms of CPU a request here, more than the server's own, so the closed
+    loops measured the client. This spends a small fraction of that (`client_cpu_ms_per_flip`
+    in each line says how much)."""
+
+    def __init__(self, url: str) -> None:
+        host, _, port = url.removeprefix("http://").partition(":")
+        self.host, self.port = host, int(port)
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str = ""
+    ) -> tuple[int, Any]:
+        """(status, decoded JSON body) of `method path` with `body` as JSON."""
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        payload = b"" if body is None else json.dumps(body).encode()
+        auth = f"authorization: Bearer {token}\r\n" if token else ""
+        writer.write(
+            f"{method} {path} HTTP/1.1\r\nhost: {self.host}\r\n{auth}"
+            f"content-type: application/json\r\ncontent-length: {len(payload)}\r\n\r\n".encode()
+            + payload
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        at = head.lower().find(b"content-length:")
+        if at < 0:
+            raise RuntimeError(f"an answer without content-length: {head!r}")
+        length = int(head[at + 15 : head.index(b"\r\n", at)])
+        return int(head[9:12]), json.loads(await reader.readexactly(length))
+
+    async def aclose(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            await self.streams[1].wait_closed()
+            self.streams = None
+
+
+def _clients(url: str, n: int) -> list[Conn]:
+    """One connection per worker, as a table's client holds one."""
+    return [Conn(url) for _ in range(n)]
 
 
 class Table:
     """One flip-only table: a session of one player, replaced when it leaves the turn phase."""
 
-    def __init__(self, api: str) -> None:
-        self.api = api
+    def __init__(self) -> None:
         self.session_id = self.token = ""
         self.view: dict[str, Any] = {}
 
-    async def set_up(self, client: httpx.AsyncClient) -> Table:
+    async def set_up(self, client: Conn) -> Table:
         party = [{"id": "p1", "name": "Ash"}]
-        created = await client.post(
-            f"{self.api}/v1/sessions", json={"preset": "standard_deck", "party": party}
+        _, body = await client.request(
+            "POST", "/v1/sessions", {"preset": "standard_deck", "party": party}
         )
-        body = created.json()
         self.session_id = body["session_id"]
-        gm = {"Authorization": f"Bearer {body['gm_token']}"}
-        issued = await client.post(
-            f"{self.api}/v1/sessions/{self.session_id}/tokens",
-            json={"role": "player", "member": "p1"},
-            headers=gm,
+        _, issued = await client.request(
+            "POST",
+            f"/v1/sessions/{self.session_id}/tokens",
+            {"role": "player", "member": "p1"},
+            body["gm_token"],
         )
-        self.token = issued.json()["token"]
-        looked = await client.get(
-            f"{self.api}/v1/sessions/{self.session_id}",
-            headers={"Authorization": f"Bearer {self.token}"},
-        )
-        self.view = looked.json()["view"]
+        self.token = issued["token"]
+        _, looked = await client.request("GET", f"/v1/sessions/{self.session_id}", None, self.token)
+        self.view = looked["view"]
         return self
 
     def flip(self) -> dict[str, Any] | None:
@@ -226,13 +262,14 @@ class FlipRun:
     renewals: int
     mean_ms: float
     flip_cpu_ms: float  # the server's CPU per flip less any renewals' (an estimate)
+    client_cpu_ms: float  # the load generator's CPU per flip (this process)
 
 
-async def _prepared(server: Server, clients: list[httpx.AsyncClient], n: int) -> list[Table]:
+async def _prepared(server: Server, clients: list[Conn], n: int) -> list[Table]:
     """`n` tables set up over the clients, a few at a time (not a burst of n)."""
     tables: list[Table] = []
     for start in range(0, n, len(clients)):
-        batch = [Table(server.url).set_up(c) for c in clients[: n - start]]
+        batch = [Table().set_up(c) for c in clients[: n - start]]
         tables += await asyncio.gather(*batch)
     return tables
 
@@ -241,18 +278,17 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
     """`total` flips over SESSIONS sessions; with `pace`, each session flips once every
     `pace` seconds (staggered) and a latency runs from when its flip was due; without,
     each sends its next flip as soon as the last one answered."""
-    api = server.url
     latencies: list[float] = []
     left = total
     renewals = 0
-    clients = _clients(SESSIONS)
+    clients = _clients(server.url, SESSIONS)
     try:
         cpu = server.cpu.seconds()
         spare = await _prepared(server, clients, SESSIONS + total // 2)
         renewal_cpu = (server.cpu.seconds() - cpu) / len(spare)
         tables, spare = spare[:SESSIONS], spare[SESSIONS:]
 
-        async def play(client: httpx.AsyncClient, table: Table, due: float) -> None:
+        async def play(client: Conn, table: Table, due: float) -> None:
             nonlocal left, renewals
             while left > 0:
                 command = table.flip()
@@ -260,7 +296,7 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
                     if spare:
                         table = spare.pop()
                     else:
-                        table = await Table(api).set_up(client)
+                        table = await Table().set_up(client)
                         renewals += 1
                     due = max(due, time.perf_counter())  # a new table starts when ready
                     continue
@@ -273,10 +309,10 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
                 if graphql:
                     flip = {k: v for k, v in command.items() if k != "type"}
                     variables = {"id": table.session_id, "t": table.token, "c": {"flipCard": flip}}
-                    response = await client.post(
-                        f"{api}/graphql", json={"query": FLIP_MUTATION, "variables": variables}
+                    _, answer = await client.request(
+                        "POST", "/graphql", {"query": FLIP_MUTATION, "variables": variables}
                     )
-                    result = response.json()["data"]["sendCommand"]
+                    result = answer["data"]["sendCommand"]
                     if "view" in result:  # as REST spells it, for the next flip
                         shown = result["view"]
                         result["view"] = {
@@ -286,18 +322,16 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
                             ],
                         }
                 else:
-                    response = await client.post(
-                        f"{api}/v1/sessions/{table.session_id}/commands",
-                        json=command,
-                        headers={"Authorization": f"Bearer {table.token}"},
+                    _, result = await client.request(
+                        "POST", f"/v1/sessions/{table.session_id}/commands", command, table.token
                     )
-                    result = response.json()
                 latencies.append(time.perf_counter() - start)
                 if "view" not in result:
                     raise RuntimeError(f"flip refused: {result}")
                 table.view = result["view"]
 
         cpu = server.cpu.seconds()
+        client_cpu = time.process_time()
         began = time.perf_counter()
         await asyncio.gather(
             *(
@@ -306,10 +340,11 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
             )
         )
         elapsed = time.perf_counter() - began
+        client_ms = 1000 * (time.process_time() - client_cpu) / len(latencies)
         run = _run_of(latencies, elapsed, server.cpu.seconds() - cpu)
         mean_ms = 1000 * sum(latencies) / len(latencies)
         flip_only = run.cpu_ms - 1000 * renewals * renewal_cpu / len(latencies)
-        return FlipRun(run, len(latencies), renewals, mean_ms, flip_only)
+        return FlipRun(run, len(latencies), renewals, mean_ms, flip_only, client_ms)
     finally:
         await asyncio.gather(*(c.aclose() for c in clients))
 
@@ -358,6 +393,7 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
             "renewals": done.renewals,
             "server_cpu_ms_per_flip": round(run.cpu_ms, 2),
             "server_cpu_ms_per_flip_less_renewals": round(done.flip_cpu_ms, 2),
+            "client_cpu_ms_per_flip": round(done.client_cpu_ms, 3),
             "sessions": SESSIONS,
         }
         print(json.dumps(line), flush=True)
