@@ -15,7 +15,7 @@ from typing import Any
 import annotated_types
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api import problems
@@ -26,6 +26,7 @@ from api.tables.access import bearer
 from api.tables.tokens import InvalidToken, RoleToken
 from api.usecases.run import execute
 from api.usecases.table import Redacted, UseCase
+from infra import jsonbytes
 
 BEARER = "Authorization: Bearer <token>"
 
@@ -68,8 +69,9 @@ def render(
 ) -> Response:
     """A result model as JSON, leaving out what it did not set (a rendered result as is)."""
     if isinstance(result, Redacted):
-        return JSONResponse(result.data, status_code=status, headers=headers)
-    body = result.model_dump_json(exclude_unset=True)
+        body = jsonbytes.dumps(result.data)
+    else:
+        body = result.model_dump_json(exclude_unset=True).encode()
     return Response(body, status_code=status, headers=headers, media_type="application/json")
 
 
