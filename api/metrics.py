@@ -36,6 +36,7 @@ from services.store import RedisEventStore
 from services.store.client import AnyRedis
 from services.store.errors import WrongExpectedVersion
 from services.store.model import ANY, AppendResult, NewEvent
+from services.store.revocations import Guard
 from workers.client import quick_client, read_task_metrics
 
 log = logging.getLogger(__name__)
@@ -246,11 +247,15 @@ class ObservedEventStore(RedisEventStore):
         self.metrics = metrics
 
     def append(
-        self, stream: str, events: Sequence[NewEvent], expected_version: int = ANY
+        self,
+        stream: str,
+        events: Sequence[NewEvent],
+        expected_version: int = ANY,
+        guard: Guard | None = None,
     ) -> AppendResult:
         """RedisEventStore.append, observed."""
         try:
-            result = super().append(stream, events, expected_version)
+            result = super().append(stream, events, expected_version, guard)
         except WrongExpectedVersion:
             self.metrics.append_conflicts.inc()
             raise

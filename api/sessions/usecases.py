@@ -32,6 +32,7 @@ from services.labyrinth import (
 from services.labyrinth.codec import decode_event
 from services.labyrinth.errors import NOT_STARTED, UNKNOWN_PLAYER, LabyrinthError
 from services.store.errors import WrongExpectedVersion
+from services.store.revocations import Guard
 from services.store.sessions import SessionService
 from services.store.tables import Tables
 
@@ -116,8 +117,10 @@ def send(
     sessions: SessionService[MazeState],
     grant: RoleToken,
     command: PlayerCommand | GmCommand,
+    guard: Guard | None = None,
 ) -> dict[str, Any]:
-    """Run a command as this token allows; the events and view come back for its viewer."""
+    """Run a command as this token allows; the events and view come back for its viewer
+    (`guard`: the token's revocation check, made by the append)."""
     authorize(grant, command)
     # No separate "has it started?" read: `execute` loads the state (one stream read past
     # the cached version), and every command the API accepts is refused `not_started` by
@@ -129,6 +132,7 @@ def send(
             SystemRng(),
             seen_version=command.seen_version,
             command_id=scoped_command_id(grant, command.command_id),
+            guard=guard,
         )
     except LabyrinthError as exc:
         if exc.code == NOT_STARTED:

@@ -24,11 +24,12 @@ from api.tables.tokens import (
     token_facts,
 )
 from services.errors import DomainError
-from services.store.revocations import Revocations
+from services.store.revocations import Revocations, covered
 
 # An open subscription looks at its token's revocations this often (seconds).
 RECHECK_SECONDS = 0.25
 TOKEN_FOREVER = 2**62  # a single token's revocation covers it whenever it was issued
+REVOKED = "this token has been revoked"
 
 
 class NoRevocations(DomainError):
@@ -59,9 +60,8 @@ def ensure_live(revocations: Revocations, stream: str, grant: RoleToken) -> None
 
 
 def _refuse_if_covered(grant: RoleToken, cutoffs: list[int | None]) -> None:
-    issued = grant.issued_at_ms
-    if any(cutoff is not None and issued <= cutoff for cutoff in cutoffs):
-        raise TokenRevoked("this token has been revoked")
+    if covered(grant.issued_at_ms, cutoffs):
+        raise TokenRevoked(REVOKED)
 
 
 class RevocationWatch:

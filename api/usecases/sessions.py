@@ -69,7 +69,7 @@ def send_command(request: Any, call: Call) -> Redacted:
     """One command as the token allows; its events and the view, for the sender."""
     command = request.root if isinstance(request, CommandBody) else request
     grant = call.granted()
-    result = usecases.send(_sessions(call), grant, command)
+    result = usecases.send(_sessions(call), grant, command, call.guard)
     gm = grant.role == "gm"
     return Redacted(result, lambda data: shown_result(data, gm=gm))
 
@@ -166,7 +166,7 @@ def _override(model: type[BaseModel]) -> UseCase:
     return UseCase(
         f"send{tag}", None, "", "mutation", _snake(tag), model, CommandResult, send_command,
         str(model.__doc__).split("\n")[0].rstrip("."), TAG, table=SESSION, cpu=True,
-        fixed=(("type", tag),),
+        fixed=(("type", tag),), guarded=True,
     )  # fmt: skip
 
 
@@ -191,7 +191,7 @@ ROWS: tuple[UseCase, ...] = (
     UseCase("sendCommand", "POST", f"{_ONE}/commands", "mutation", "send_command",
             CommandBody, CommandResult, send_command, "Send one command", TAG, table=SESSION,
             errors=TABLE_ERRORS, cpu=True, graphql_args=_SEND_ARGS,
-            from_graphql=_command_from_graphql, problem_field=_command_field),
+            from_graphql=_command_from_graphql, problem_field=_command_field, guarded=True),
     UseCase("getEvents", "GET", f"{_ONE}/events", "query", "session_events", EventsAfter,
             SessionEventPage, paging(SESSIONS, shown_page), "This viewer's redacted events",
             TAG, table=SESSION,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from api.tables.kind import Kind
     from api.tables.tokens import RoleToken
     from services.store.fairrolls import FairRolls
+    from services.store.revocations import Guard
 
 GraphQLKind = Literal["query", "mutation"]
 # Bad API key, body too large, body invalid (or refused by the rules), rate limited.
@@ -62,6 +63,7 @@ class Call:
     tenant: str = ""
     runtime: Runtime | None = None
     grant: RoleToken | None = None  # a table row's verified role token
+    guard: Guard | None = None  # a `guarded` row's revocation check, for its append
 
     def store(self) -> Runtime:
         """The service's runtime (its event store); NotReady without one."""
@@ -148,7 +150,9 @@ class UseCase:
     arguments. `graphql_args` replaces the request model's fields as the GraphQL
     arguments where GraphQL spells the request its own way (a `@oneOf` command), with
     `from_graphql` turning the given arguments into the request's fields and
-    `problem_field` naming a refused field as the caller spelled it.
+    `problem_field` naming a refused field as the caller spelled it. A `guarded` table
+    row's one write is an append made with `call.guard`: its revocation check rides on
+    the append script instead of a read of its own (api/usecases/run.py).
     """
 
     name: str
@@ -176,6 +180,7 @@ class UseCase:
     graphql_args: tuple[tuple[str, Any, Any], ...] | None = None
     from_graphql: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     problem_field: Callable[[dict[str, Any], str], str] | None = None
+    guarded: bool = False
 
     @property
     def public(self) -> bool:

@@ -41,6 +41,13 @@ class InvalidBatch(StoreError):
     http_status = 422
 
 
+class Revoked(StoreError):
+    """The append's guard found its role token revoked; nothing was written."""
+
+    code = "token_revoked"
+    http_status = 401
+
+
 class UnsafeRedis(StoreError):
     """The Redis server would not keep events safely (no AOF, evicting policy)."""
 

@@ -18,9 +18,15 @@ from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
 from services.store.client import AnyRedis
-from services.store.errors import IdempotencyConflict, InvalidBatch, WrongExpectedVersion
+from services.store.errors import (
+    IdempotencyConflict,
+    InvalidBatch,
+    Revoked,
+    WrongExpectedVersion,
+)
 from services.store.keys import LOG_SHARDS, Keys
 from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
+from services.store.revocations import Guard
 from services.store.scripts import APPEND, APPEND_SHARDED
 
 MAX_BATCH = 1000
@@ -71,19 +77,28 @@ class RedisEventStore:
     # -- writing -----------------------------------------------------------------------
 
     def append(
-        self, stream: str, events: Sequence[NewEvent], expected_version: int = ANY
+        self,
+        stream: str,
+        events: Sequence[NewEvent],
+        expected_version: int = ANY,
+        guard: Guard | None = None,
     ) -> AppendResult:
         """Append a batch atomically if the stream is at `expected_version` (ANY: always).
 
         Retrying an identical batch returns the positions it got the first time; a batch
-        sharing only some ids with stored events is refused.
+        sharing only some ids with stored events is refused. With a `guard`, a revoked
+        role token's batch is refused first (`Revoked`), in the same script.
         """
         bodies = _validate(stream, events)
         batch = [(e.id, e.type, body) for e, body in zip(events, bodies, strict=True)]
-        return self._script_append(stream, batch, expected_version)
+        return self._script_append(stream, batch, expected_version, guard)
 
     def _script_append(
-        self, stream: str, batch: Sequence[tuple[str, str, str]], expected_version: int
+        self,
+        stream: str,
+        batch: Sequence[tuple[str, str, str]],
+        expected_version: int,
+        guard: Guard | None = None,
     ) -> AppendResult:
         """Run the append script on (id, type, JSON body) triples, as they are."""
         k = self.keys
@@ -94,11 +109,18 @@ class RedisEventStore:
         for triple in batch:
             args += triple
         keys = [k.events(stream), k.ids(stream), k.log(shard), k.sequence(shard)]
+        if guard is not None:
+            keys.append(k.revocations(stream))
+            args += [guard.issued_ms, *guard.scopes]
         try:
-            reply: Any = self.client.evalsha(self._sha, 4, *keys, *args)
+            reply: Any = self.client.evalsha(self._sha, len(keys), *keys, *args)
         except NoScriptError:  # a restarted server forgot it: send the script once
-            reply = self.client.eval(self._script, 4, *keys, *args)
+            reply = self.client.eval(self._script, len(keys), *keys, *args)
         tag = _str(reply[0])
+        if guard is not None and tag != "invalid":
+            guard.checked = True  # the script checks the guard before anything but shape
+        if tag == "revoked":
+            raise Revoked("this token has been revoked")
         if tag in ("ok", "dup"):
             nums = [int(x) for x in reply[1:]]
             return AppendResult(tuple(nums[0::2]), tuple(nums[1::2]), duplicate=tag == "dup")

@@ -9,6 +9,7 @@ hash tag (one slot on a cluster) and expires once every token it could name has 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from services.store.client import AnyRedis
 from services.store.keys import Keys
@@ -25,6 +26,23 @@ end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
+
+
+def covered(issued_ms: int, cutoffs: Sequence[int | None]) -> bool:
+    """Whether a token issued at `issued_ms` falls under any of its scopes' cutoffs."""
+    return any(cutoff is not None and issued_ms <= cutoff for cutoff in cutoffs)
+
+
+@dataclass(slots=True)
+class Guard:
+    """A role token's revocation check, made by the append script in the same step as the
+    append (no read of its own): its issue time and the scopes that would cover it.
+    `checked` records that the script made it, so a caller whose command never reached
+    the script (refused first, nothing to record) knows to check on its own."""
+
+    issued_ms: int
+    scopes: tuple[str, ...]
+    checked: bool = False
 
 
 class Revocations:

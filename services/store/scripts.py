@@ -11,8 +11,13 @@ its counter (same slot as the stream), ARGV 4 is the shard's number, and the bat
 follows it; an event's position is `sequence * LOG_SHARDS + shard`, so positions are
 unique in the tenant and increase along each shard (and so along each stream).
 
+A guarded append (a role token's command) has a fifth key, the stream's revocations
+hash (same slot), and after the batch the token's issue time (ms) and its scopes: the
+script refuses the batch (`{"revoked"}`) when a scope's cutoff is at or after the issue
+time, before anything else is answered, so the check costs no round trip of its own.
+
 Replies: {"ok", v1, p1, v2, p2, ...} | {"dup", v1, p1, ...} | {"conflict", actual} |
-{"partial"} | {"moved"} | {"invalid", why}.
+{"partial"} | {"moved"} | {"revoked"} | {"invalid", why}.
 
 The client refuses malformed batches before sending them; the script checks again
 (argument count, ids and types non-empty, ids unique, data a JSON object), so a batch
@@ -26,7 +31,11 @@ from services.store.keys import LOG_SHARDS
 _TEMPLATE = """
 local stream, expected, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local H, stride, offset = @HEAD@
-if not n or n < 1 or #ARGV ~= H + n * 3 then return {'invalid', 'malformed batch'} end
+local guarded = #KEYS == 5
+local size = n and H + n * 3
+if not n or n < 1 or (guarded and #ARGV < size + 2) or (not guarded and #ARGV ~= size) then
+  return {'invalid', 'malformed batch'}
+end
 local ids, seen = {}, {}
 for i = 1, n do
   local base = H + (i - 1) * 3
@@ -39,6 +48,16 @@ for i = 1, n do
   end
   seen[id] = true
   ids[i] = id
+end
+if guarded then
+  local issued, scopes = tonumber(ARGV[size + 1]), {}
+  for i = size + 2, #ARGV do scopes[#scopes + 1] = ARGV[i] end
+  if not issued then return {'invalid', 'malformed guard'} end
+  local cutoffs = redis.call('HMGET', KEYS[5], unpack(scopes))
+  for i = 1, #scopes do
+    local cutoff = tonumber(cutoffs[i])
+    if cutoff and issued <= cutoff then return {'revoked'} end
+  end
 end
 local known = redis.call('HMGET', KEYS[2], unpack(ids))
 local found = 0

@@ -20,6 +20,7 @@ from services.store.cache import DEFAULT_MAX_BYTES, StateCache
 from services.store.errors import IdempotencyConflict, StoreError, WrongExpectedVersion
 from services.store.model import AppendResult, NewEvent, RecordedEvent, Snapshot
 from services.store.redis_store import RedisEventStore
+from services.store.revocations import Guard
 
 S = TypeVar("S")
 
@@ -170,13 +171,16 @@ class SessionService(Generic[S]):
         *,
         seen_version: int | None = None,
         command_id: str | None = None,
+        guard: Guard | None = None,
     ) -> Executed[S]:
         """Decide and record a command; domain errors propagate and record nothing.
 
         `command_id` makes a retried request idempotent: its events get ids derived
         from it, so resending it records nothing twice and answers what the first
         attempt recorded (`duplicate`), whether that attempt finished long ago, is
-        racing this one, or beat it to the append.
+        racing this one, or beat it to the append. A `guard` goes with the append
+        (RedisEventStore.append): a revoked token's command raises `Revoked`, and
+        `guard.checked` says whether the append script got to check it.
         """
         stream = self.stream(session_id)
         agg = self.aggregate
@@ -219,7 +223,7 @@ class SessionService(Generic[S]):
                 for i, e in enumerate(events)
             ]
             try:
-                result = self.store.append(stream, batch, expected_version=loaded.version)
+                result = self.store.append(stream, batch, loaded.version, guard)
             except WrongExpectedVersion:
                 # None of this batch's ids is stored (the script answers a duplicate
                 # first): another command moved the session on. With `seen_version`, the

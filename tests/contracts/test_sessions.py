@@ -71,9 +71,11 @@ class CountingStore(RedisEventStore):
 
     conflicts = 0
 
-    def append(self, stream: str, events: Any, expected_version: int = ANY) -> Any:
+    def append(
+        self, stream: str, events: Any, expected_version: int = ANY, guard: Any = None
+    ) -> Any:
         try:
-            return super().append(stream, events, expected_version)
+            return super().append(stream, events, expected_version, guard)
         except WrongExpectedVersion:
             CountingStore.conflicts += 1
             raise

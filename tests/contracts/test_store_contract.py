@@ -28,6 +28,8 @@ from services.store import (
     WrongExpectedVersion,
 )
 from services.store.client import connect
+from services.store.errors import Revoked
+from services.store.revocations import Guard, Revocations
 from tests.contracts.writers import batch_appender, racing_appender, steady_writer
 
 CTX = mp.get_context("spawn")
@@ -153,6 +155,24 @@ def test_an_identical_batch_retried_three_times_is_stored_once(store: RedisEvent
         assert (again.versions, again.positions) == (first.versions, first.positions)
     assert store.version("i") == 4
     assert len(store.read_all()) == 4
+
+
+def test_a_guarded_batch_of_a_revoked_token_is_refused_first_and_writes_nothing(
+    store: RedisEventStore,
+) -> None:
+    Revocations(store.client, store.keys).revoke("g", "member:p1", 2_000)
+    later = Guard(2_001, ("all", "role:player", "member:p1"))  # issued after the cutoff
+    stored = events(2)
+    assert store.append("g", stored, guard=later).versions == (1, 2)
+    assert later.checked
+    for batch in (events(1), stored):  # a new batch, and a retry of a stored one
+        covered = Guard(2_000, ("all", "role:player", "member:p1"))  # issued at the cutoff
+        with pytest.raises(Revoked) as info:
+            store.append("g", batch, expected_version=2, guard=covered)
+        assert covered.checked and info.value.code == "token_revoked"
+    other = Guard(1_000, ("all", "role:player", "member:p2"))  # another member's: not covered
+    assert store.append("g", events(1), guard=other).versions == (3,)
+    assert store.version("g") == 3 and len(store.read("g")) == 3
 
 
 def test_the_same_ids_in_another_order_are_not_the_same_batch(store: RedisEventStore) -> None:

@@ -217,3 +217,28 @@ def test_a_revoked_token_is_refused_on_both_transports_for_views_and_commands(
         assert answer["data"][field] == {"code": "token_revoked"}, (field, answer)
     # The others still act: the refusals are the revocation's, not the requests'.
     assert _status(table, table.players["p2"]) == (200, None)
+
+
+def test_a_revoked_players_commands_are_refused_valid_retried_or_wrong_and_record_nothing(
+    client: httpx.Client,
+) -> None:
+    # A session command's revocation check rides on its append script (a `guarded` row,
+    # api/usecases/run.py); a command that never reaches the script (refused by the
+    # rules, a retry answered from the store) is checked on its own before it answers.
+    fresh, retried = Table(client), Table(client)
+    tried: list[httpx.Response] = []
+    for table in (fresh, retried):
+        active = table.state()["active"]
+        token = table.players[active]
+        river = table.get("", token).json()["view"]["river"]
+        flip = {"type": "FlipCard", "player": active, "card": river[0]["slot"], "command_id": "flip-one"}
+        if table is retried:
+            assert table.post("commands", flip, token).status_code == 200
+        version = table.get("", table.gm).json()["version"]
+        _revoke(table, {"member": active})
+        tried += [
+            table.post("commands", flip, token),  # valid (or recorded before the revocation)
+            table.post("commands", {**flip, "card": "nope", "command_id": "flip-two"}, token),
+        ]
+        assert table.get("", table.gm).json()["version"] == version  # nothing recorded
+    assert [(r.status_code, r.json()["code"]) for r in tried] == [(401, "token_revoked")] * 4
