@@ -230,8 +230,8 @@ def test_a_revoked_players_commands_are_refused_valid_retried_or_wrong_and_recor
     for table in (fresh, retried):
         active = table.state()["active"]
         token = table.players[active]
-        river = table.get("", token).json()["view"]["river"]
-        flip = {"type": "FlipCard", "player": active, "card": river[0]["slot"], "command_id": "flip-one"}
+        slot = table.get("", token).json()["view"]["river"][0]["slot"]
+        flip = {"type": "FlipCard", "player": active, "card": slot, "command_id": "flip-one"}
         if table is retried:
             assert table.post("commands", flip, token).status_code == 200
         version = table.get("", table.gm).json()["version"]
