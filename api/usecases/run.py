@@ -101,8 +101,8 @@ async def execute(
     call = call_of(conn, grant)
     service: Callable[[Any, Call], BaseModel | Redacted] = row.service
     if grant is not None and row.table is not None:
-        live = _live_on_append if row.guarded else _live_first
-        service = partial(live, row.table.kind.live, conn, grant, row.service)
+        live = row.table.kind.live
+        service = partial(_live_first, row.guarded, live, conn, grant, row.service)
     bound = _bound(row)
     if bound is not None:
         async with bound:
@@ -117,6 +117,7 @@ async def execute(
 
 
 def _live_first(
+    guarded: bool,
     live: Callable[[HTTPConnection, RoleToken], None],
     conn: HTTPConnection,
     grant: RoleToken,
@@ -124,22 +125,15 @@ def _live_first(
     request: Any,
     call: Call,
 ) -> BaseModel | Redacted:
-    live(conn, grant)
-    return service(request, call)
+    """The service, once `live` found the token not revoked (one read, first).
 
-
-def _live_on_append(
-    live: Callable[[HTTPConnection, RoleToken], None],
-    conn: HTTPConnection,
-    grant: RoleToken,
-    service: Callable[[Any, Call], BaseModel | Redacted],
-    request: Any,
-    call: Call,
-) -> BaseModel | Redacted:
-    """A `guarded` row: the append script checks the token (one round trip fewer than
-    `_live_first`). A call that never reached the script (refused first, a duplicate
-    answered from the store, nothing to record) checks on its own before it answers, so
-    a revoked token learns nothing either way: not even why its command was refused."""
+    A `guarded` row's append script checks the token instead (one round trip fewer). A
+    call that never reached the script (refused first, a duplicate answered from the
+    store, nothing to record) checks on its own before it answers, so a revoked token
+    learns nothing either way: not even why its command was refused."""
+    if not guarded:
+        live(conn, grant)
+        return service(request, call)
     guard = Guard(grant.issued_at_ms, tuple(scopes_of(grant)))
     try:
         result = service(request, dataclasses.replace(call, guard=guard))
