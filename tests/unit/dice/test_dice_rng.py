@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import struct
 
 import numpy as np
+import pytest
 
 from services.dice import HmacRng, SimRng, SystemRng, roll, seeded_rng
 
@@ -68,3 +70,24 @@ def test_ranges_that_divide_2_64_need_no_rejection() -> None:
     assert SystemRng().integers(2**63, 4).max() < 2**63
     assert SimRng(1).integers(2**32, 4).max() < 2**32
     assert 0 <= SystemRng().below(2**64) < 2**64
+
+
+def test_system_rng_reads_a_little_first_and_in_bulk_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reads: list[int] = []
+    real = os.urandom
+
+    def counted(n: int) -> bytes:
+        reads.append(n)
+        return real(n)
+
+    monkeypatch.setattr(os, "urandom", counted)
+    rng = SystemRng()
+    rng.below(6)
+    rng.below(20)  # a command's few numbers: one small read
+    assert reads == [64]
+    for _ in range(5_000):  # a long roll: reads double up to 4 KiB
+        rng.below(6)
+    assert reads[:7] == [64, 128, 256, 512, 1024, 2048, 4096]
+    assert set(reads[7:]) == {4096}
