@@ -223,9 +223,10 @@ class DaedalusGraphQL(GraphQL[Context, None]):
             response = transport.request_problem(exc)
         await response(scope, receive, send)
 
-    def encode_json(self, data: object) -> bytes:
-        """Every JSON document written (orjson, infra/jsonbytes.py)."""
-        return jsonbytes.dumps(data)
+    def encode_json(self, data: object) -> str:
+        """Every JSON document written (orjson, infra/jsonbytes.py), as text: strawberry
+        sends bytes over a WebSocket as binary frames, which GraphQL clients refuse."""
+        return jsonbytes.dumps(data).decode()
 
     def decode_json(self, data: str | bytes) -> object:
         """Every JSON document read, POST body or WebSocket message (bounded depth)."""

@@ -200,7 +200,9 @@ def _socket(server: Server, origin: str | None) -> ClientConnection:
 
 def _init(ws: ClientConnection, payload: dict[str, Any]) -> dict[str, Any]:
     ws.send(json.dumps({"type": "connection_init", "payload": payload}))
-    message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+    frame = ws.recv(timeout=10)
+    assert isinstance(frame, str), frame  # a text frame: browsers' clients refuse binary ones
+    message: dict[str, Any] = json.loads(frame)
     return message
 
 
