@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from api.models import Rendering
 from api.usecases import dice_results
@@ -53,6 +53,13 @@ def rendered(rolls: Rolls, render: list[Rendering] | tuple[Rendering, ...]) -> l
     return [roll_result(r, render) for r in rolls]
 
 
+def rendering(name: str, model: type[BaseModel], doc: str = "", **fields: Any) -> type[BaseModel]:
+    """The body `name` of a rules call that rolls: its request `model` with `render` (and
+    `fields`, as `create_model` takes them), documented as `model` unless `doc` is given."""
+    bases = (model, Rendered)
+    return create_model(name, __base__=bases, __doc__=doc or model.__doc__, **fields)
+
+
 class DiceRolls(BaseModel):
     """The `dice_rolls` of a rules result that rolled dice (a mixin of its result model)."""
 
@@ -63,6 +70,12 @@ class DiceRolls(BaseModel):
     )
 
 
+def with_dice(name: str, result: type[BaseModel]) -> type[BaseModel]:
+    """The answer `name` of a rules call that rolls: its `result` with `dice_rolls`."""
+    bases: tuple[type[BaseModel], ...] = (result, DiceRolls)
+    return create_model(name, __base__=bases, __doc__=result.__doc__)
+
+
 def rolled(service: Callable[[Any, str], BaseModel], result: type[M]) -> Callable[[Any, Call], M]:
     """A use-case row's service for a rules call that rolls: `service(request, seed)` with
     the caller's seed (or a fresh one), its rolls recorded and, when the request names a
@@ -71,8 +84,9 @@ def rolled(service: Callable[[Any, str], BaseModel], result: type[M]) -> Callabl
     def run(request: Any, call: Call) -> M:
         out, rolls = recorded(service, request, request.seed or new_seed())
         values, fields = dict(out), set(out.model_fields_set)
-        if request.render is not None:
-            values["dice_rolls"] = rendered(rolls, request.render)
+        render = getattr(request, "render", None)  # a rules call without dice to show
+        if render is not None:
+            values["dice_rolls"] = rendered(rolls, render)
             fields.add("dice_rolls")
         return result.model_construct(fields, **values)
 

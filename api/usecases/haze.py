@@ -13,72 +13,26 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from api.rolls import DiceRolls, Rendered, recorded, rendered
+from api.rolls import rendering, rolled, with_dice
 from api.usecases import dice_results as out
 from api.usecases.dice import report
 from api.usecases.table import Call, Service, UseCase, publishable
-from services.dice import new_seed
 from services.haze import checks, effect_distribution, spells
 from services.haze import requests as rq
 from services.haze import usecases as haze
 
-
-class HazeActionBody(rq.HazeActionRequest, Rendered):
-    """Roll an action; without a seed the service picks one and returns it."""
-
-
-class HazeEffectBody(rq.EffectRequest, Rendered):
-    """Roll effect dice: `dice`, or from ability + skill (+ modifiers, unskilled)."""
-
-
-class HazeReactionBody(rq.ReactionRollRequest, Rendered):
-    """Roll an attack and the defender's re-action (or none)."""
-
-
-class HazeInitiativeBody(rq.InitiativeRequest, Rendered):
-    """Everyone rolls wits + initiative; in an ambush, the ambushers only."""
-
-
-class HazeCheckBody(checks.HazeCheckRollRequest, Rendered):
-    """Roll an ability check (see `GET /v1/haze/ability-checks` for each one's inputs)."""
-
-
-class HazeCastBody(spells.HazeCastRollRequest, Rendered):
-    """Cast a known spell or prayer: ability + the spell's level, its difficulty applied."""
-
-
-class HazeActionResult(haze.RolledAction, DiceRolls):
-    """An action: the roll, its success rate, any fumble's effect, the effect dice earned."""
-
-
-class HazeEffectDice(haze.RolledEffect, DiceRolls):
-    """Effect dice as rolled: every face (each 10 re-rolled and added), the total."""
-
-
-class HazeReaction(haze.RolledReaction, DiceRolls):
-    """Both rolls, what the defence took off, whether the blow lands, its exact chance."""
-
-
-class HazeInitiative(haze.RolledInitiative, DiceRolls):
-    """The rolls, who reacts first (groups acting together), an ambush's penalty (else 0)."""
-
-
-class HazeAbilityCheck(haze.RolledCheck, DiceRolls):
-    """A rolled ability check: the action roll, its exact chance and what it means."""
-
-
-def seeded(play: Callable[[Any, str], BaseModel], result: type[BaseModel]) -> Service:
-    """`play` with the request's seed (or a fresh one), answered as `result` with the dice
-    it threw when the request asked with `render`."""
-
-    def service(request: Any, call: Call) -> BaseModel:
-        seed = request.seed if request.seed is not None else new_seed()
-        found, rolls = recorded(play, request, seed)
-        render = getattr(request, "render", None)
-        dice = {} if render is None else {"dice_rolls": rendered(rolls, render)}
-        return result.model_validate(dict(found) | dice)
-
-    return service
+# The rolling rules' bodies (with `render`) and answers (with `dice_rolls`).
+HazeActionBody = rendering("HazeActionBody", rq.HazeActionRequest)
+HazeEffectBody = rendering("HazeEffectBody", rq.EffectRequest)
+HazeReactionBody = rendering("HazeReactionBody", rq.ReactionRollRequest)
+HazeInitiativeBody = rendering("HazeInitiativeBody", rq.InitiativeRequest)
+HazeCheckBody = rendering("HazeCheckBody", checks.HazeCheckRollRequest)
+HazeCastBody = rendering("HazeCastBody", spells.HazeCastRollRequest)
+HazeActionResult = with_dice("HazeActionResult", haze.RolledAction)
+HazeEffectDice = with_dice("HazeEffectDice", haze.RolledEffect)
+HazeReaction = with_dice("HazeReaction", haze.RolledReaction)
+HazeInitiative = with_dice("HazeInitiative", haze.RolledInitiative)
+HazeAbilityCheck = with_dice("HazeAbilityCheck", haze.RolledCheck)
 
 
 def pure(answer: Callable[[Any], BaseModel]) -> Service:
@@ -103,7 +57,7 @@ H = "haze"
 def rolls(name: str, path: str, field: str, body: type[BaseModel], result: type[BaseModel],
           play: Callable[[Any, str], BaseModel], summary: str, **more: Any) -> UseCase:
     """The row of a use case that rolls: seeded, its dice shown on request."""
-    return UseCase(name, "POST", path, "query", field, body, result, seeded(play, result),
+    return UseCase(name, "POST", path, "query", field, body, result, rolled(play, result),
                    summary, H, description=more.pop("description", RENDERED), **more)
 
 

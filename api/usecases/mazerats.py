@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, create_model
+from pydantic import BaseModel
 
-from api.rolls import Rendered, recorded, rendered
+from api.rolls import recorded, rendered, rendering
 from api.usecases import mazerats_results as out
 from api.usecases.markers import GRAPHQL_NAMES
 from api.usecases.table import Call, Result, Service, UseCase, publishable
@@ -76,9 +76,7 @@ def _body(model: type[BaseModel]) -> type[BaseModel]:
     """A rolling rule's REST body and GraphQL arguments: `model` with `render`."""
     rule = model.__name__.removesuffix("Request")
     doc = f"{rule} with `render` (the dice, per die and for VTTs)."
-    body: type[BaseModel] = create_model(f"{rule}Body", __base__=(model, Rendered), __doc__=doc,
-                                         __module__=__name__)  # fmt: skip
-    return body
+    return rendering(f"{rule}Body", model, doc)
 
 
 B = TypeVar("B", bound=Seeded)

@@ -70,7 +70,7 @@ INPUTS: tuple[CheckInput, ...] = get_args(CheckInput)
 
 
 class HazeCheckRollRequest(HazeCheckRequest):
-    """Roll an ability check; without a seed the service picks one and returns it."""
+    """Roll an ability check (see `GET /v1/haze/ability-checks` for each one's inputs)."""
 
     seed: Annotated[str, Field(min_length=1, max_length=256)] | None = None
 

@@ -116,13 +116,13 @@ class ReactionRequest(HazeRequest):
 
 
 class ReactionRollRequest(ReactionRequest):
-    """Roll an attack and its re-action."""
+    """Roll an attack and the defender's re-action (or none)."""
 
     seed: Seed | None = None
 
 
 class InitiativeRequest(HazeRequest):
-    """Everyone in the action sequence; in an ambush, the ambushers by name."""
+    """Everyone rolls wits + initiative; in an ambush, the ambushers only."""
 
     combatants: list[HazeCombatant] = Field(min_length=1, max_length=MAX_COMBATANTS)
     ambushers: list[Annotated[str, Field(min_length=1, max_length=100)]] = Field(
@@ -168,7 +168,7 @@ class EffectOddsRequest(HazeRequest):
 
 
 class EffectRequest(EffectOddsRequest):
-    """Roll effect dice."""
+    """Roll effect dice: `dice`, or from ability + skill (+ modifiers, unskilled)."""
 
     seed: Seed | None = None
 

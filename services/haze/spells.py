@@ -67,7 +67,7 @@ class HazeCastRequest(HazeLearnRequest):
 
 
 class HazeCastRollRequest(HazeCastRequest):
-    """Roll a casting; without a seed the service picks one and returns it."""
+    """Cast a known spell or prayer: ability + the spell's level, its difficulty applied."""
 
     seed: Annotated[str, Field(min_length=1, max_length=256)] | None = None
 

@@ -88,7 +88,7 @@ class HazeActionOutcome(ActionOutcome):
 
 
 class RolledAction(HazeActionOutcome):
-    """An action roll, the effect dice it earns, and the seed that replays it."""
+    """An action: the roll, its success rate, any fumble's effect, the effect dice earned."""
 
     effect_dice: int
     seed: str
@@ -130,7 +130,7 @@ class HazeAbilityCheckOdds(HazeActionOdds):
 
 
 class RolledEffect(HazeEffectRoll):
-    """Effect dice as rolled, and the seed that replays them."""
+    """Effect dice as rolled: every face (each 10 re-rolled and added), the total."""
 
     seed: str
 
@@ -165,7 +165,7 @@ class HazeInitiativeRoll(InitiativeRoll):
 
 
 class RolledInitiative(HazeResult):
-    """The rolls; who reacts first, as groups acting together; an ambush's penalty (else 0)."""
+    """The rolls, who reacts first (groups acting together), an ambush's penalty (else 0)."""
 
     rolls: list[HazeInitiativeRoll]
     order: list[list[str]]
@@ -202,8 +202,7 @@ class HazeAbilityChecks(HazeResult):
 
 
 class RolledCheck(HazeResult, CheckMeaning):
-    """A rolled ability check: the action roll, its exact chance, and its meaning; only
-    the fields of the check's kind are set."""
+    """A rolled ability check: the action roll, its exact chance and what it means."""
 
     check: CheckName
     ability: AbilityName
