@@ -25,6 +25,13 @@ CommitmentId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
 Rendering = Annotated[Literal["foundry", "dice_so_nice"], Named("Rendering")]
 
 
+class Frozen(BaseModel):
+    """A model that refuses unknown fields and never changes: the base of the request
+    bodies and answers written in api/ (values coerced as pydantic does)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
 class RequestModel(BaseModel):
     """Base of every request body: unknown fields are refused, values are not coerced."""
 

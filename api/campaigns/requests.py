@@ -5,8 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator, model_validator
+from pydantic import Field, RootModel, field_validator, model_validator
 
+from api.models import Frozen
 from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.campaign import commands as cmd
 from services.campaign.cadence import Cadence, ManualCadence
@@ -40,18 +41,14 @@ Choosable = Annotated[
 ]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class _Command(_Strict):
+class _Command(Frozen):
     """What every campaign command body may carry: a retry key and the version seen."""
 
     seen_version: LongInt | None = Field(default=None, ge=0, le=2**62)
     command_id: str | None = Field(default=None, min_length=8, max_length=128)
 
 
-class CreateCampaign(_Strict):
+class CreateCampaign(Frozen):
     """A new campaign: its name, when downtimes pass, rule overrides and starting supplies."""
 
     name: str = Field(min_length=1, max_length=100)
@@ -72,7 +69,7 @@ class CreateCampaign(_Strict):
         )
 
 
-class IssueCampaignToken(_Strict):
+class IssueCampaignToken(Frozen):
     """GM: a token for a player (bound to `runner`), a spectator, or the GM (renewal).
 
     A season runs for months: the GM renews their own token before it expires, and
@@ -214,7 +211,7 @@ class StartRun(_Command):
         )
 
 
-class RunResult(_Strict):
+class RunResult(Frozen):
     """What one runner brought back from the maze."""
 
     runner: RunnerId

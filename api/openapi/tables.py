@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
-
+from api.models import Frozen
 from services.labyrinth.shown import TableRole
 from services.markers import Identifier, LongInt, Named
 
 
-class _Shape(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class IssuedToken(_Shape):
+class IssuedToken(Frozen):
     """A role token just issued (a secret), its id (to revoke it) and its expiry (RFC 3339)."""
 
     token: str
@@ -27,7 +22,7 @@ class IssuedToken(_Shape):
     expires_at: str
 
 
-class _FirstTokens(_Shape):
+class _FirstTokens(Frozen):
     gm_token: str
     gm_token_id: str
     spectator_token: str
@@ -62,7 +57,7 @@ class CampaignToken(IssuedToken):
     runner: str | None
 
 
-class Revocation(_Shape):
+class Revocation(Frozen):
     """The scope revoked (`token:<id>`, `member:<id>`, `role:<role>` or `all`); when it
     covers the GM's own tokens, a fresh GM token."""
 
@@ -70,7 +65,7 @@ class Revocation(_Shape):
     gm_token: IssuedToken | None = None
 
 
-class JoinCode(_Shape):
+class JoinCode(Frozen):
     """A single-use join code for one seat, and how long the token it gives will last."""
 
     code: str
@@ -89,7 +84,7 @@ class JoinedTable(IssuedToken):
     campaign_id: Identifier | None = None
 
 
-class SessionListItem(_Shape):
+class SessionListItem(Frozen):
     session_id: Identifier
     created_at: str
     labyrinth: str | None
@@ -97,14 +92,14 @@ class SessionListItem(_Shape):
     version: LongInt
 
 
-class SessionList(_Shape):
+class SessionList(Frozen):
     """A page of the tenant's sessions, newest first; `next_cursor` is null at the end."""
 
     sessions: list[SessionListItem]
     next_cursor: str | None
 
 
-class CampaignListItem(_Shape):
+class CampaignListItem(Frozen):
     campaign_id: Identifier
     created_at: str
     name: str
@@ -113,7 +108,7 @@ class CampaignListItem(_Shape):
     version: LongInt
 
 
-class CampaignList(_Shape):
+class CampaignList(Frozen):
     """A page of the tenant's campaigns, newest first; `next_cursor` is null at the end."""
 
     campaigns: list[CampaignListItem]

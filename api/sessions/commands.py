@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import Field, RootModel
 
+from api.models import Frozen
 from api.tables.tokens import Forbidden, RoleToken
 from services.labyrinth import commands as cmd
 from services.labyrinth.overrides import MAX_POINTS, MAX_REASON, MAX_SLEEP_TURNS, MAX_TRAP_DC
@@ -17,9 +18,7 @@ _Id = Annotated[str, Field(min_length=1, max_length=64)]
 _Reason = Annotated[str, Field(min_length=1, max_length=MAX_REASON)]
 
 
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class _Command(Frozen):
     seen_version: LongInt | None = Field(default=None, ge=0)
     command_id: str | None = Field(default=None, min_length=8, max_length=128)
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import Field, TypeAdapter, model_validator
 
+from api.models import Frozen
 from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
@@ -32,15 +33,11 @@ SESSION_ID = r"^[A-Za-z0-9_-]{1,64}$"
 MAX_PARTY = 8
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class FiveEProfile(_Strict):
+class FiveEProfile(Frozen):
     """A 5e character: `1d20+mod` per stat; initiative and disarm default to DEX."""
 
     system: Literal["5e"]
-    modifiers: dict[Stat, Annotated[int, Field(ge=-10, le=20)]] = {}
+    modifiers: dict[Stat, Annotated[int, Field(ge=-10, le=20)]] = Field(default={})
     initiative: Annotated[int, Field(ge=-10, le=20)] | None = None
     disarm: Annotated[int, Field(ge=-10, le=20)] | None = None
 
@@ -53,12 +50,12 @@ Ability = Literal["ready", "surroundings", "navigation", "interaction"]
 Die = Literal[4, 6, 8, 10, 12, 20]
 
 
-class TheMazeProfile(_Strict):
+class TheMazeProfile(Frozen):
     """A The Maze runner: an exploding die (default d6) and a modifier per ability."""
 
     system: Literal["the_maze"]
-    dice: dict[Ability, Die] = {}
-    modifiers: dict[Ability, Annotated[int, Field(ge=-10, le=20)]] = {}
+    dice: dict[Ability, Die] = Field(default={})
+    modifiers: dict[Ability, Annotated[int, Field(ge=-10, le=20)]] = Field(default={})
 
     def to_domain(self) -> CheckProfile:
         """The check profile."""
@@ -68,7 +65,7 @@ class TheMazeProfile(_Strict):
         return the_maze_profile(dice, {str(a): m for a, m in self.modifiers.items()})
 
 
-class MazeRatsProfile(_Strict):
+class MazeRatsProfile(Frozen):
     """A Maze Rats character: `2d6+ability` (choose a DC that suits 2d6)."""
 
     system: Literal["maze_rats"]
@@ -89,7 +86,7 @@ _NAMED_PROFILE: TypeAdapter[FiveEProfile | TheMazeProfile | MazeRatsProfile] = T
 )
 
 
-class MemberSpec(_Strict):
+class MemberSpec(Frozen):
     """A party member: id, name, and a CheckProfile, a named system's profile, or d20s."""
 
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
@@ -107,7 +104,7 @@ class MemberSpec(_Strict):
         return PartyMember(id=self.id, name=self.name, profile=checks)
 
 
-class CreateSession(_Strict):
+class CreateSession(Frozen):
     """A preset or a custom definition, the party, and options for the start."""
 
     preset: PresetName | None = None
@@ -133,7 +130,7 @@ class CreateSession(_Strict):
         return PRESETS[self.preset]
 
 
-class IssueToken(_Strict):
+class IssueToken(Frozen):
     """GM: a token for a player (bound to `member`), a spectator, or the GM (renewal).
 
     A maze can span game nights: the GM renews their own token before it expires.
@@ -150,7 +147,7 @@ class IssueToken(_Strict):
         return self
 
 
-class RevokeTokens(_Strict):
+class RevokeTokens(Frozen):
     """GM: revoke one token (`token_id`), a member's, a role's, or (none named) every token.
 
     Every token of the scope issued up to now is refused from then on, on every path;

@@ -15,9 +15,10 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from api.campaigns.usecases import Campaigns
+from api.models import Frozen
 from api.tables.revocation import now_ms
 from api.tables.tokens import (
     DEFAULT_TTL_SECONDS,
@@ -49,11 +50,7 @@ class JoinCodeNotFound(DomainError):
     http_status = 404
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class CreateJoinCode(_Strict):
+class CreateJoinCode(Frozen):
     """GM: a join code for one seat (`member`: a party member or a campaign runner)."""
 
     member: str = Field(min_length=1, max_length=64)
@@ -61,7 +58,7 @@ class CreateJoinCode(_Strict):
     token_ttl_seconds: TokenTtl = DEFAULT_TTL_SECONDS
 
 
-class JoinTable(_Strict):
+class JoinTable(Frozen):
     """A player: exchange a join code for a player token."""
 
     code: str = Field(min_length=1, max_length=32)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from api.bodies import validation_errors
+from api.models import Frozen
 from api.sessions.requests import PRESETS
 from api.usecases.markers import FreeForm, FreeFormInput
 from api.usecases.table import Call, Result, UseCase, publishable
@@ -24,10 +25,8 @@ from services.labyrinth.cards import unwinnable
 ALIASES = {"standard26": "standard_deck"}
 
 
-class ValidateLabyrinthDefinition(BaseModel):
+class ValidateLabyrinthDefinition(Frozen):
     """A labyrinth definition to check (the `definition` of `POST /v1/sessions`)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     definition: FreeFormInput = Field(
         description="A labyrinth definition: name, dc, variant, deck, pool, trap_table, "

@@ -13,7 +13,7 @@ import re
 import typing
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
@@ -21,6 +21,7 @@ from strawberry.utils.str_converters import to_camel_case
 from api.graphql.generate import FREE_FORM_FIELDS, one_of_input, plain
 from api.graphql.inputs import PartyMemberInput, member_body
 from api.graphql.scalars import Long
+from api.models import Frozen
 from api.openapi.tables import CreatedSession, Revocation, SessionToken
 from api.sessions import usecases
 from api.sessions.commands import CommandBody, GmOverride, SessionCommand
@@ -74,10 +75,8 @@ def send_command(request: Any, call: Call) -> Redacted:
     return Redacted(result, lambda data: shown_result(data, gm=gm))
 
 
-class LookSession(BaseModel):
+class LookSession(Frozen):
     """`view=gm`: the GM's view (the GM's token only)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     view: Literal["gm"] | None = Field(default=None, description="`gm`: the GM's view.")
 

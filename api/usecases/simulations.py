@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from api.models import Frozen
 from api.tables.access import NotReady
 from api.usecases.markers import FREE_FORM, Identifier, Named
 from api.usecases.table import Call, Result, UseCase, no_store
@@ -96,11 +97,7 @@ class ChartNotReady(SimulationError):
 # ---- requests --------------------------------------------------------------------------
 
 
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class JobRef(_Request):
+class JobRef(Frozen):
     """One job of the caller's tenant."""
 
     id: Identifier = Field(description="The job's id.")
@@ -110,7 +107,7 @@ class Runner(PartyMember):
     """A party member the simulator plays: a stable id, a name and a check profile."""
 
 
-class ChartRequest(_Request):
+class ChartRequest(Frozen):
     """The escape-rate-by-DC sweep drawn on the chart (default: the labyrinth's DC ± 4)."""
 
     dc_from: int | None = Field(default=None, ge=1, le=60)
@@ -118,7 +115,7 @@ class ChartRequest(_Request):
     games: int = Field(default=2_000, ge=100, description=f"Per DC, at most {MAX_CHART_GAMES}.")
 
 
-class Combat(_Request):
+class Combat(Frozen):
     """How a fight with the monster ends: `win_probability` (the party defeats it with
     `win`, flees with `flee`, else is defeated) or `checks` (members attack in turn with
     their STR expression against the DC: `hits` successes win, `wounds` failures lose)."""
@@ -130,7 +127,7 @@ class Combat(_Request):
     wounds: int | None = Field(default=None, ge=1, le=50, description="Default 3.")
 
 
-class LabyrinthAndParty(_Request):
+class LabyrinthAndParty(Frozen):
     """A labyrinth (preset or definition, optional DC override), a party, a policy, combat."""
 
     preset: str | None = Field(default=None, max_length=64)

@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import strawberry
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from strawberry.types.unset import UNSET
 
 from api.campaigns.requests import CAMPAIGN_ID
 from api.campaigns.usecases import CAMPAIGNS
 from api.graphql.scalars import Long
+from api.models import Frozen
 from api.openapi.tables import CampaignList, JoinCode, JoinedTable, Revocation, SessionList
 from api.sessions.requests import SESSION_ID, RevokeTokens
 from api.sessions.usecases import SESSIONS
@@ -79,10 +80,8 @@ def looking(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) 
     return look
 
 
-class EventsAfter(BaseModel):
+class EventsAfter(Frozen):
     """A page of a viewer's events after a version."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     after: LongInt = Field(default=0, ge=0, le=2**62, description="Events after this version.")
     limit: int = Field(default=100, ge=1, le=MAX_PAGE, description="Page size.")
@@ -128,10 +127,8 @@ def join(request: tables.JoinTable, call: Call) -> JoinedTable:
     return JoinedTable.model_validate(joined)
 
 
-class ListTables(BaseModel):
+class ListTables(Frozen):
     """A page of the tenant's tables, newest first."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     limit: int = Field(default=20, ge=1, le=tables.MAX_LIST, description="Page size.")
     cursor: str | None = Field(
