@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from api.sessions.requests import RevokeTokens
+from api.tables.access import NotReady
 from api.tables.tokens import (
     MIN_TTL_SECONDS,
     Forbidden,
@@ -23,20 +24,12 @@ from api.tables.tokens import (
     issue_token,
     token_facts,
 )
-from services.errors import DomainError
 from services.store.revocations import Revocations, covered
 
 # An open subscription looks at its token's revocations this often (seconds).
 RECHECK_SECONDS = 0.25
 TOKEN_FOREVER = 2**62  # a single token's revocation covers it whenever it was issued
 REVOKED = "this token has been revoked"
-
-
-class NoRevocations(DomainError):
-    """The event store is not open yet (the app is starting or stopping)."""
-
-    code = "not_ready"
-    http_status = 503
 
 
 def now_ms() -> int:
@@ -107,7 +100,7 @@ def revocations_of(conn: HTTPConnection, tenant: str) -> Revocations:
     """The revocations of `tenant` on the running store."""
     runtime = getattr(conn.app.state, "runtime", None)
     if runtime is None:
-        raise NoRevocations("the event store is not reachable")
+        raise NotReady("the event store is not reachable")
     found: Revocations = runtime.revocations_for(tenant)
     return found
 
