@@ -1,4 +1,4 @@
-"""Shared components: the problem+json shape, exact chances, and the security schemes."""
+"""Shared components: the problem+json shape and the security schemes."""
 
 from __future__ import annotations
 
@@ -40,20 +40,9 @@ VALIDATION_ISSUE: Schema = {
     },
 }
 
-CHANCE: Schema = {
-    "type": "object",
-    "description": "An exact probability: the fraction and its float.",
-    "required": ["fraction", "float"],
-    "properties": {
-        "fraction": {"type": "string", "pattern": r"^-?\d+/\d+$", "examples": ["5/12"]},
-        "float": {"type": "number"},
-    },
-}
-
 COMPONENT_SCHEMAS: dict[str, Schema] = {
     "Problem": PROBLEM,
     "ValidationIssue": VALIDATION_ISSUE,
-    "Chance": CHANCE,
 }
 
 ERROR_DESCRIPTIONS: dict[int, str] = {
