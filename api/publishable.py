@@ -65,28 +65,24 @@ def field_allowed(name: str) -> bool:
 
 def refused_fields(document: DocumentNode, operation_name: str | None) -> list[str]:
     """The root fields of the operation that a publishable key may not select."""
-    operation = _operation(document, operation_name)
-    if operation is None:
-        return []
-    fragments = {
-        d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
-    }
-    return sorted(
-        {n for n in _root_fields(operation.selection_set, fragments, set()) if not field_allowed(n)}
-    )
+    return sorted({n for n in _selected(document, operation_name) if not field_allowed(n)})
 
 
 def root_fields(document: DocumentNode, operation_name: str | None) -> list[str]:
     """The names of the operation's root fields, once per selection (aliases included),
     through fragments; `__typename` and the other meta fields left out."""
+    return [n for n in _selected(document, operation_name) if not n.startswith("__")]
+
+
+def _selected(document: DocumentNode, operation_name: str | None) -> list[str]:
+    """Every root field name the operation selects, through its fragments."""
     operation = _operation(document, operation_name)
     if operation is None:
         return []
     fragments = {
         d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)
     }
-    names = _root_fields(operation.selection_set, fragments, set())
-    return [n for n in names if not n.startswith("__")]
+    return list(_root_fields(operation.selection_set, fragments, set()))
 
 
 def _operation(document: DocumentNode, name: str | None) -> OperationDefinitionNode | None:
