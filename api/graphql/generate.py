@@ -141,10 +141,8 @@ def _shared_interface(members: list[Any]) -> type[BaseModel] | None:
     """The interface model every member implements (a list of events: the interface)."""
     if not members or not all(_is_model(m) for m in members):
         return None
-    for base in members[0].__mro__[1:]:
-        if _is_model(base) and _is_interface(base) and all(issubclass(m, base) for m in members):
-            return base  # type: ignore[no-any-return]
-    return None
+    shared = [i for i in _interfaces(members[0]) if all(issubclass(m, i) for m in members)]
+    return shared[0] if shared else None
 
 
 def union_of(name: str, members: tuple[Any, ...]) -> Any:
@@ -160,8 +158,7 @@ def _union(members: list[Any], meta: list[Any], where: str) -> Any:
         raise TypeError(f"{where}: a union of models needs a Named(...) marker")
     found = _UNIONS.get(named[0])
     if found is None:
-        parts: Any = typing.Union[tuple(output_type(m) for m in members)]  # noqa: UP007
-        found = _UNIONS[named[0]] = typing.Annotated[parts, strawberry.union(named[0])]
+        found = _UNIONS[named[0]] = union_of(named[0], tuple(map(output_type, members)))
     return found
 
 
@@ -237,6 +234,11 @@ def _is_interface(model: type[BaseModel]) -> bool:
     return bool(model.__dict__.get("graphql_interface", False))
 
 
+def _interfaces(model: type[BaseModel]) -> list[type[BaseModel]]:
+    """The interface models `model` implements."""
+    return [base for base in model.__mro__[1:] if _is_model(base) and _is_interface(base)]
+
+
 def output_type(model: type[BaseModel]) -> Any:
     """The GraphQL object type of `model`, named as the model (built once).
 
@@ -249,11 +251,7 @@ def output_type(model: type[BaseModel]) -> Any:
         return found
     model.model_rebuild()  # resolves forward references (self-referring models)
     interface = _is_interface(model)
-    bases = tuple(
-        output_type(base)
-        for base in model.__mro__[1:]
-        if isinstance(base, type) and issubclass(base, BaseModel) and _is_interface(base)
-    )
+    bases = tuple(map(output_type, _interfaces(model)))
     name = type_name(model) + ("" if interface else getattr(model, "graphql_suffix", ""))
     cls: Any = type(name, bases, {"__module__": __name__})
     _OUTPUTS[model] = cls  # before the fields: models may refer to themselves
@@ -285,13 +283,8 @@ def _nullable_in_siblings(model: type[BaseModel]) -> set[str]:
     """Fields of an interface's implementation that another implementation declares
     nullable: nullable here too, so a document may select both under one name (GraphQL
     merges same-named fields of a union or interface only with one response shape)."""
-    interfaces = [
-        base
-        for base in model.__mro__[1:]
-        if isinstance(base, type) and issubclass(base, BaseModel) and _is_interface(base)
-    ]
     out: set[str] = set()
-    for interface in interfaces:
+    for interface in _interfaces(model):
         for sibling in interface.__subclasses__():
             out.update(
                 name
