@@ -22,9 +22,9 @@ from services.mazerats import play_requests as play
 from services.mazerats import requests as req
 from services.mazerats import usecases as rules
 from services.mazerats.abilities import Abilities, Ability
-from services.mazerats.advancement import Choice, MazeRatsStanding, standing
-from services.mazerats.casting import SpellCast, cast_spell
-from services.mazerats.character import Character, GearPackage, Pick
+from services.mazerats.advancement import Choice, MazeRatsAdvancement, MazeRatsStanding, standing
+from services.mazerats.casting import cast_spell
+from services.mazerats.character import Character, GearPackage, MazeRatsCharacter, Pick
 from services.mazerats.combat import attack_odds
 from services.mazerats.encounters import Side
 from services.mazerats.gear import Armor, Gear, Weapon
@@ -176,9 +176,9 @@ def level(request: play.StandingRequest, call: Call) -> MazeRatsStanding:
     return standing(request.xp)
 
 
-def level_up(request: play.LevelUpRequest, call: Call) -> out.MazeRatsAdvancement:
-    """The next level, its feature applied."""
-    return out.MazeRatsAdvancement.model_validate(rules.advance(request).model_dump(mode="json"))
+def level_up(request: play.LevelUpRequest, call: Call) -> MazeRatsAdvancement:
+    """The next level, its feature applied (every score answered, defaults too)."""
+    return MazeRatsAdvancement.model_validate(rules.advance(request).model_dump())
 
 
 def inscription(request: play.InscribeRequest, call: Call) -> out.MazeRatsInscription:
@@ -192,11 +192,10 @@ def turn(request: play.TurnRequest, call: Call) -> out.MazeRatsTurn:
     return out.MazeRatsTurn(allowed=True, actions_spent=rules.turn(request))
 
 
-def character(request: req.CharacterRequest, call: Call) -> out.MazeRatsCharacter:
+def character(request: req.CharacterRequest, call: Call) -> MazeRatsCharacter:
     """A generated sheet, reproducible from its seed."""
     seed = request.seed or new_seed()
-    sheet = rules.create_character(request, seeded_rng(seed), seed)
-    return out.MazeRatsCharacter.model_validate(sheet.model_dump(mode="json"))
+    return rules.create_character(request, seeded_rng(seed), seed)
 
 
 def sigils(request: req.SigilRequest, call: Call) -> out.MazeRatsSigils:
@@ -212,15 +211,7 @@ def spell(request: SpellRequest, call: Call) -> MazeRatsSpellCost:
 
 def spell_cast(request: play.CastRequest, call: Call) -> out.MazeRatsSpellCast:
     """A cast spell: HP lost, death, the corruption save and its exact chance."""
-
-    def contract(cast: SpellCast) -> dict[str, Any]:
-        odds, sheet = cast.resist_odds, cast.character
-        return {
-            "resist_odds": None if odds is None else Chance.of(odds),
-            "character": None if sheet is None else sheet.model_dump(mode="json"),
-        }
-
-    return _rolled(out.MazeRatsSpellCast, cast_spell, request, contract)
+    return _rolled(out.MazeRatsSpellCast, cast_spell, request)
 
 
 # The tables leave their defaults unset, and REST answers only the fields set: each row
@@ -283,13 +274,13 @@ ROWS: tuple[UseCase, ...] = publishable(
          "Heal by ration or bandage", description=RENDERED),
     _row("ratsLevel", "levels", "level", play.StandingRequest, MazeRatsStanding, level,
          "Level and features for some XP"),
-    _row("ratsLevelUp", "level-ups", "level_up", play.LevelUpRequest, out.MazeRatsAdvancement,
+    _row("ratsLevelUp", "level-ups", "level_up", play.LevelUpRequest, MazeRatsAdvancement,
          level_up, "Gain the next level"),
     _row("ratsInscribe", "sigil-slots", "inscribe", play.InscribeRequest,
          out.MazeRatsInscription, inscription, "Bear new sigils"),
     _row("ratsTurn", "turns", "turn", play.TurnRequest, out.MazeRatsTurn, turn, "Check a turn"),
     _row("ratsCharacter", "characters", "character", req.CharacterRequest,
-         out.MazeRatsCharacter, character, "Generate a character", description=SEEDED),
+         MazeRatsCharacter, character, "Generate a character", description=SEEDED),
     _row("ratsSigils", "sigils", "sigils", req.SigilRequest, out.MazeRatsSigils, sigils,
          "Generate sigils", description=SEEDED),
     _row("ratsSpellCost", "spell-costs", "spell_cost", SpellRequest, MazeRatsSpellCost,

@@ -2,21 +2,16 @@
 
 A result is the services' own outcome model (`services/mazerats/*.py`); a rolled one
 adds the `seed` that replays it and, when the request asked for `render`, `dice_rolls`.
-What is left here has no services model yet: odds built from exact Fractions, the
-character sheet (its services model is a request's too) and the turn check.
+What is left here has no services model yet: odds built from exact Fractions and the
+turn check.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-
 from api.usecases import dice_results
-from api.usecases.markers import Named
 from api.usecases.table import Result
 from services.chance import Chance
-from services.mazerats.advancement import Advancement
 from services.mazerats.casting import SpellCast
-from services.mazerats.character import GearPackage
 from services.mazerats.combat import Attack
 from services.mazerats.encounters import InitiativeOutcome, Reaction
 from services.mazerats.healing import Healing, HealMethod
@@ -26,9 +21,6 @@ from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
 from services.mazerats.sigils import Inscription
 from services.mazerats.usecases import MoraleOutcome
-
-Armor = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsArmor")]
-Weapon = Annotated[Literal["none", "light", "heavy"], Named("MazeRatsWeapon")]
 
 
 class MazeRatsRolled(Result):
@@ -105,20 +97,6 @@ class MazeRatsHealing(Healing, MazeRatsRolled):
     used_today: list[HealMethod]  # type: ignore[assignment]
 
 
-class MazeRatsAbilities(Result):
-    """Strength, dexterity and will."""
-
-    strength: int
-    dexterity: int
-    will: int
-
-
-class MazeRatsAdvancement(Advancement):
-    """The new level, its feature and the sheet's figures after applying it."""
-
-    abilities: MazeRatsAbilities  # type: ignore[assignment]  # every score answered
-
-
 class MazeRatsInscription(Inscription):
     """The bearer's slots, the sigils kept, and those lost to overwriting."""
 
@@ -132,45 +110,6 @@ class MazeRatsTurn(Result):
     actions_spent: int
 
 
-class MazeRatsPick(Result):
-    """A table entry and the dice that picked it (empty when chosen)."""
-
-    dice: list[int]
-    entry: str
-
-
-class MazeRatsGear(Result):
-    """Armor, shield and weapon kind."""
-
-    armor: Armor
-    shield: bool
-    weapon: Weapon
-
-
-class MazeRatsCharacter(Result):
-    """A character sheet; the same seed gives the same sheet."""
-
-    seed: str | None
-    name: str | None
-    level: int
-    xp: int
-    ability_row: int
-    abilities: MazeRatsAbilities
-    max_hp: int
-    hp: int
-    combat_bonus: int
-    paths: list[MazeRatsPick]
-    gear_package: Annotated[GearPackage, Named("MazeRatsGearPackage")]
-    gear: MazeRatsGear
-    weapon: MazeRatsPick
-    armor_class: int
-    items: list[MazeRatsPick]
-    appearance: MazeRatsPick
-    detail: MazeRatsPick
-    sigil_slots: int
-    sigils: list[str]
-
-
 class MazeRatsSigils(Result):
     """The sigils a shop offers, reproducible from the seed."""
 
@@ -180,10 +119,6 @@ class MazeRatsSigils(Result):
 
 class MazeRatsSpellCast(SpellCast, MazeRatsRolled):
     """A cast spell: its price, HP after it, death, and the corruption save if risked."""
-
-    # The rules' exact Fraction and sheet, as the contract's Chance and sheet.
-    resist_odds: Chance | None  # type: ignore[assignment]
-    character: MazeRatsCharacter | None  # type: ignore[assignment]
 
 
 class MazeRatsMarket(Result):

@@ -23,14 +23,14 @@ class Ability(StrEnum):
     WIL = "WIL"
 
 
-class Abilities(BaseModel):
-    """A character's three ability scores."""
+class MazeRatsAbilities(BaseModel):
+    """Strength, dexterity and will."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    strength: Score = 0
-    dexterity: Score = 0
-    will: Score = 0
+    strength: Score
+    dexterity: Score
+    will: Score
 
     def score(self, ability: Ability) -> int:
         """The score added to a save of `ability`."""
@@ -39,3 +39,11 @@ class Abilities(BaseModel):
             Ability.DEX: self.dexterity,
             Ability.WIL: self.will,
         }[ability]
+
+
+class Abilities(MazeRatsAbilities):
+    """A character's three ability scores."""
+
+    strength: Score = 0
+    dexterity: Score = 0
+    will: Score = 0

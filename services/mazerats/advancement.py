@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from services.mazerats.abilities import MAX_ABILITY, Abilities, Ability
+from services.mazerats.abilities import MAX_ABILITY, Ability, MazeRatsAbilities
 from services.mazerats.combat import MAX_COMBAT_BONUS
 from services.mazerats.errors import MazeRatsError
 from services.mazerats.levels import (
@@ -44,14 +44,14 @@ class MazeRatsStanding(BaseModel):
     next_level_xp: int | None
 
 
-class Advancement(BaseModel):
-    """A character after gaining one level and applying its feature."""
+class MazeRatsAdvancement(BaseModel):
+    """The new level, its feature and the sheet's figures after applying it."""
 
     model_config = ConfigDict(frozen=True)
 
     level: int
     feature: Feature
-    abilities: Abilities
+    abilities: MazeRatsAbilities
     combat_bonus: int
     max_hp: int
     sigil_slots: int
@@ -72,7 +72,7 @@ def standing(xp: int) -> MazeRatsStanding:
     )
 
 
-def _raise_ability(abilities: Abilities, ability: Ability | None) -> Abilities:
+def _raise_ability(abilities: MazeRatsAbilities, ability: Ability | None) -> MazeRatsAbilities:
     if ability is None:
         raise MazeRatsError("this level raises an ability: name it", code="ability_required")
     if abilities.score(ability) >= MAX_ABILITY:
@@ -84,12 +84,12 @@ def _raise_ability(abilities: Abilities, ability: Ability | None) -> Abilities:
 
 def level_up(
     level: int,
-    abilities: Abilities,
+    abilities: MazeRatsAbilities,
     combat_bonus: int,
     *,
     choice: Choice | None = None,
     ability: Ability | None = None,
-) -> Advancement:
+) -> MazeRatsAdvancement:
     """Gain level `level + 1`: 2 max HP and its feature, applied as the player chooses.
 
     "Ability Score +1" needs an ability; "Ability Score +1 OR Combat Bonus +1" needs a
@@ -116,7 +116,7 @@ def level_up(
         if choice is Choice.COMBAT_BONUS:
             raise MazeRatsError(f"level {new} raises an ability score", code="invalid_choice")
         abilities = _raise_ability(abilities, ability)
-    return Advancement(
+    return MazeRatsAdvancement(
         level=new,
         feature=feature,
         abilities=abilities,

@@ -3,12 +3,11 @@ corruption WIL save when the caster asked for a lower cost."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from pydantic import BaseModel, ConfigDict
 
+from services.chance import Chance
 from services.dice import Rng
-from services.mazerats.character import Character
+from services.mazerats.character import MazeRatsCharacter
 from services.mazerats.errors import MazeRatsError
 from services.mazerats.play_requests import CastRequest
 from services.mazerats.saves import MazeRatsSaveRoll, save_odds
@@ -31,8 +30,8 @@ class SpellCast(BaseModel):
     corruption_save: MazeRatsSaveRoll | None
     corrupted: bool
     # The exact chance the corruption save succeeds (None when no discount was asked).
-    resist_odds: Fraction | None
-    character: Character | None
+    resist_odds: Chance | None
+    character: MazeRatsCharacter | None
 
 
 def cast_spell(request: CastRequest, rng: Rng) -> SpellCast:
@@ -53,6 +52,9 @@ def cast_spell(request: CastRequest, rng: Rng) -> SpellCast:
         hp, will = sheet.hp, sheet.abilities.will
     assert hp is not None  # the request gives hp or a character
     casting = cast(rng, hp, price, will, request.path_covers)
+    odds = save_odds(will, request.path_covers)
+    # The sheet comes back whole (every field given, defaults too) with the HP left.
+    after = None if sheet is None else sheet.model_dump() | {"hp": casting.hp}
     return SpellCast(
         price=price,
         actions=CAST_ACTIONS,
@@ -61,6 +63,6 @@ def cast_spell(request: CastRequest, rng: Rng) -> SpellCast:
         dead=casting.dead,
         corruption_save=casting.corruption_save,
         corrupted=casting.corrupted,
-        resist_odds=save_odds(will, request.path_covers) if price.corruption_save else None,
-        character=None if sheet is None else sheet.model_copy(update={"hp": casting.hp}),
+        resist_odds=Chance.of(odds) if price.corruption_save else None,
+        character=None if after is None else MazeRatsCharacter.model_validate(after),
     )

@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from services.mazerats.abilities import Abilities
+from services.mazerats.abilities import Abilities, MazeRatsAbilities
 from services.mazerats.errors import MazeRatsError
-from services.mazerats.gear import Armor, Gear, Weapon
+from services.mazerats.gear import Armor, Gear, MazeRatsGear, Weapon
 from services.mazerats.levels import (
     START_COMBAT_BONUS,
     level_for_xp,
@@ -23,9 +23,9 @@ GearPackage = Literal["A", "B"]
 ITEM_COUNT = 6
 
 # "A) Light armor, a shield, and a light weapon.  B) Light armor and a heavy weapon."
-PACKAGES: dict[str, Gear] = {
-    "A": Gear(armor=Armor.LIGHT, shield=True, weapon=Weapon.LIGHT),
-    "B": Gear(armor=Armor.LIGHT, weapon=Weapon.HEAVY),
+PACKAGES: dict[str, MazeRatsGear] = {
+    "A": MazeRatsGear(armor=Armor.LIGHT, shield=True, weapon=Weapon.LIGHT),
+    "B": MazeRatsGear(armor=Armor.LIGHT, shield=False, weapon=Weapon.HEAVY),
 }
 
 
@@ -38,29 +38,41 @@ class Pick(BaseModel):
     entry: str
 
 
-class Character(BaseModel):
-    """Everything on a Maze Rats character sheet at creation (and as it grows)."""
+class MazeRatsCharacter(BaseModel):
+    """A character sheet; the same seed gives the same sheet."""
 
     model_config = ConfigDict(frozen=True)
 
-    seed: str | None = None
-    name: str | None = None
-    level: int = 1
-    xp: int = 0
+    seed: str | None
+    name: str | None
+    level: int
+    xp: int
     ability_row: int
-    abilities: Abilities
+    abilities: MazeRatsAbilities
     max_hp: int
     hp: int
     combat_bonus: int
     paths: tuple[Pick, ...]
     gear_package: GearPackage
-    gear: Gear
+    gear: MazeRatsGear
     weapon: Pick
     armor_class: int
     items: tuple[Pick, ...]
     appearance: Pick
     detail: Pick
     sigil_slots: int
+    sigils: tuple[str, ...]
+
+
+class Character(MazeRatsCharacter):
+    """Everything on a Maze Rats character sheet at creation (and as it grows)."""
+
+    seed: str | None = None
+    name: str | None = None
+    level: int = 1
+    xp: int = 0
+    abilities: Abilities
+    gear: Gear
     sigils: tuple[str, ...] = ()
 
 
@@ -71,7 +83,7 @@ def _d66(table: tuple[str, ...], pick: Pick) -> bool:
     return table[d66_index(first, second)] == pick.entry
 
 
-def creation_problems(c: Character) -> list[str]:
+def creation_problems(c: MazeRatsCharacter) -> list[str]:
     """Every way a starting character breaks the creation rules (empty when valid)."""
     out: list[str] = []
     row = t.ABILITY_ROWS[c.ability_row - 1] if 1 <= c.ability_row <= 6 else None
@@ -100,7 +112,7 @@ def creation_problems(c: Character) -> list[str]:
     return out
 
 
-def check_creation(c: Character) -> Character:
+def check_creation(c: MazeRatsCharacter) -> MazeRatsCharacter:
     """Return the character if it obeys the creation rules, else refuse it."""
     problems = creation_problems(c)
     if problems:

@@ -33,17 +33,17 @@ WEAPON_HANDS = {Weapon.NONE: 0, Weapon.LIGHT: 1, Weapon.HEAVY: 2}
 SHIELD_HANDS = 1
 
 
-class Gear(BaseModel):
-    """What a combatant wears and holds; a shield and a heavy weapon need three hands."""
+class MazeRatsGear(BaseModel):
+    """Armor, shield and weapon kind."""
 
     model_config = ConfigDict(frozen=True)
 
-    armor: Armor = Armor.NONE
-    shield: bool = False
-    weapon: Weapon = Weapon.NONE
+    armor: Armor
+    shield: bool
+    weapon: Weapon
 
     @model_validator(mode="after")
-    def _hands(self) -> Gear:
+    def _hands(self) -> MazeRatsGear:
         used = WEAPON_HANDS[self.weapon] + (SHIELD_HANDS if self.shield else 0)
         if used > HANDS:
             raise RuleViolation(
@@ -56,6 +56,14 @@ class Gear(BaseModel):
     def ac(self) -> int:
         """The armor class this gear gives."""
         return armor_class(self.armor, self.shield)
+
+
+class Gear(MazeRatsGear):
+    """What a combatant wears and holds; a shield and a heavy weapon need three hands."""
+
+    armor: Armor = Armor.NONE
+    shield: bool = False
+    weapon: Weapon = Weapon.NONE
 
 
 def armor_class(armor: Armor = Armor.NONE, shield: bool = False) -> int:

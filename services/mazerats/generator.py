@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from services.dice import Rng
-from services.mazerats.abilities import Abilities
+from services.mazerats.abilities import MazeRatsAbilities
 from services.mazerats.character import (
     ITEM_COUNT,
     PACKAGES,
-    Character,
     GearPackage,
+    MazeRatsCharacter,
     Pick,
     check_creation,
 )
@@ -52,7 +52,7 @@ def generate_character(
     path: str | None = None,
     weapon: str | None = None,
     items: Sequence[str] = (),
-) -> Character:
+) -> MazeRatsCharacter:
     """Roll a level-1 character: abilities, path, gear, six items, appearance and detail.
 
     "Roll or choose": a chosen ability row, path, weapon or item is taken instead of its
@@ -88,11 +88,13 @@ def generate_character(
     appearance = _d66(rng, t.APPEARANCES)
     detail = _d66(rng, t.DETAILS)
     return check_creation(
-        Character(
+        MazeRatsCharacter(
             seed=seed,
             name=name,
+            level=1,
+            xp=0,
             ability_row=row,
-            abilities=Abilities(strength=strength, dexterity=dexterity, will=will),
+            abilities=MazeRatsAbilities(strength=strength, dexterity=dexterity, will=will),
             max_hp=max_hp(1),
             hp=max_hp(1),
             combat_bonus=START_COMBAT_BONUS,
@@ -105,5 +107,6 @@ def generate_character(
             appearance=appearance,
             detail=detail,
             sigil_slots=sigil_slots(1),
+            sigils=(),
         )
     )

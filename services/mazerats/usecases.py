@@ -9,8 +9,8 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from services.dice import Rng
-from services.mazerats.advancement import Advancement, level_up
-from services.mazerats.character import Character
+from services.mazerats.advancement import MazeRatsAdvancement, level_up
+from services.mazerats.character import MazeRatsCharacter
 from services.mazerats.combat import Attack, check_attack_allowed, roll_attack
 from services.mazerats.encounters import (
     InitiativeOutcome,
@@ -59,7 +59,7 @@ class MoraleOutcome(BaseModel):
     morale: MazeRatsMoraleCheck | None
 
 
-def create_character(request: CharacterRequest, rng: Rng, seed: str | None) -> Character:
+def create_character(request: CharacterRequest, rng: Rng, seed: str | None) -> MazeRatsCharacter:
     """A level-1 sheet: every step the request does not choose is rolled with `rng`."""
     return generate_character(
         rng,
@@ -114,7 +114,7 @@ def healing(request: HealRequest, rng: Rng) -> Healing:
     return heal(rng, request.method, request.hp, request.max_hp, used_today=used, **care)
 
 
-def advance(request: LevelUpRequest) -> Advancement:
+def advance(request: LevelUpRequest) -> MazeRatsAdvancement:
     """The next level, its feature applied as the player chose."""
     return level_up(
         request.level,

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from services.chance import Chance
 from services.dice import seeded_rng
 from services.mazerats import MazeRatsError
 from services.mazerats.casting import cast_spell
@@ -87,7 +88,7 @@ def test_a_discount_rolls_the_corruption_will_save_with_exact_odds(
     assert cast.price.cost == 8 - discount and cast.hp == 12 - (8 - discount)
     assert cast.corruption_save is not None
     assert cast.corrupted is (not cast.corruption_save.success)
-    assert cast.resist_odds == p_save_by_enumeration(will + int(path))
+    assert cast.resist_odds == Chance.of(p_save_by_enumeration(will + int(path)))
 
 
 def test_a_character_casts_from_a_sigil_it_bears_and_keeps_the_hp_left() -> None:
@@ -104,7 +105,7 @@ def test_a_character_casts_from_a_sigil_it_bears_and_keeps_the_hp_left() -> None
     )
     cast = cast_spell(request, seeded_rng("s"))
     assert cast.character is not None and cast.character.hp == 6 - 2
-    assert cast.resist_odds == p_save_by_enumeration(1)  # row 5 has Will +1
+    assert cast.resist_odds == Chance.of(p_save_by_enumeration(1))  # row 5 has Will +1
     unborne = request.model_copy(update={"sigil": "Ice Wall"})
     with pytest.raises(MazeRatsError) as caught:
         cast_spell(unborne, seeded_rng("s"))
