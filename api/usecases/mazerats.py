@@ -162,13 +162,8 @@ def initiative(request: play.InitiativeRequest, call: Call) -> out.MazeRatsIniti
 
 
 def healing(request: play.HealRequest, call: Call) -> out.MazeRatsHealing:
-    """A healing attempt; the day's uses in a stable order."""
-    return _rolled(
-        out.MazeRatsHealing,
-        rules.healing,
-        request,
-        lambda healed: {"used_today": sorted(healed.used_today)},
-    )
+    """A healing attempt and the day's uses."""
+    return _rolled(out.MazeRatsHealing, rules.healing, request)
 
 
 def level(request: play.StandingRequest, call: Call) -> MazeRatsStanding:

@@ -14,7 +14,7 @@ from services.chance import Chance
 from services.mazerats.casting import SpellCast
 from services.mazerats.combat import Attack
 from services.mazerats.encounters import InitiativeOutcome, Reaction
-from services.mazerats.healing import Healing, HealMethod
+from services.mazerats.healing import Healing
 from services.mazerats.magic import MazeRatsSigil
 from services.mazerats.market import MazeRatsHireling, MazeRatsWare
 from services.mazerats.opposed import OpposedSave
@@ -92,9 +92,6 @@ class MazeRatsInitiative(InitiativeOutcome, MazeRatsRolled):
 
 class MazeRatsHealing(Healing, MazeRatsRolled):
     """A healing attempt: the WIL save (bandage), HP healed and now, the day's uses."""
-
-    # The rules keep a set; the answer lists it in a stable order.
-    used_today: list[HealMethod]  # type: ignore[assignment]
 
 
 class MazeRatsInscription(Inscription):

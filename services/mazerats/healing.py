@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -28,7 +29,7 @@ class Healing(BaseModel):
     save: MazeRatsSaveRoll | None
     healed: int
     hp: int
-    used_today: frozenset[HealMethod]
+    used_today: tuple[HealMethod, ...]  # in a stable order
 
 
 def half_damage(hp: int, max_hp: int) -> int:
@@ -47,7 +48,7 @@ def heal(
     resting: bool = False,
     will: int = 0,
     path_covers: bool = False,
-    used_today: frozenset[HealMethod] = frozenset(),
+    used_today: Collection[HealMethod] = (),
 ) -> Healing:
     """Heal by a ration during a rest, or by a bandage with a passed WIL save; once a day each."""
     if method is HealMethod.MAGIC:
@@ -75,5 +76,5 @@ def heal(
         save=save,
         healed=amount,
         hp=hp + amount,
-        used_today=used_today | {method},
+        used_today=tuple(sorted({*used_today, method})),
     )
