@@ -8,14 +8,14 @@ gives none, records the dice the rules threw (shown with `render`) and shapes th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from api.rolls import recorded, rendered, rendering
 from api.usecases import mazerats_results as out
 from api.usecases.markers import GRAPHQL_NAMES
-from api.usecases.table import Call, Result, Service, UseCase, publishable
+from api.usecases.table import Call, Service, UseCase, publishable
 from services.chance import Chance
 from services.dice import Rng, new_seed, seeded_rng
 from services.mazerats import play_requests as play
@@ -65,46 +65,6 @@ GRAPHQL_NAMES.update(
 )
 
 
-class Seeded(Protocol):
-    """A rolling request: its seed (None: pick one)."""
-
-    @property
-    def seed(self) -> str | None: ...
-
-
-def _body(model: type[BaseModel]) -> type[BaseModel]:
-    """A rolling rule's REST body and GraphQL arguments: `model` with `render`."""
-    rule = model.__name__.removesuffix("Request")
-    doc = f"{rule} with `render` (the dice, per die and for VTTs)."
-    return rendering(f"{rule}Body", model, doc)
-
-
-B = TypeVar("B", bound=Seeded)
-R = TypeVar("R", bound=Result)
-D = TypeVar("D", bound=BaseModel)
-
-
-def _rolled(
-    result: type[R],
-    rule: Callable[[B, Rng], D],
-    request: B,
-    extra: Callable[[D], dict[str, Any]] = lambda _: {},
-) -> R:
-    """`rule` rolled under the request's seed (or a fresh one), as `result`."""
-    seed = request.seed or new_seed()
-    outcome, rolls = recorded(rule, request, seeded_rng(seed))
-    data = {**dict(outcome), **extra(outcome), "seed": seed}
-    render = getattr(request, "render", None)  # the body's (`_body`)
-    if render is not None:
-        data["dice_rolls"] = rendered(rolls, render)
-    return result.model_validate(data)
-
-
-def save(request: req.SaveRequest, call: Call) -> out.MazeRatsSave:
-    """A rolled save."""
-    return _rolled(out.MazeRatsSave, rules.save, request)
-
-
 def save_chance(request: req.SaveOddsRequest, call: Call) -> out.MazeRatsSaveOdds:
     """The save bonus and its exact chance."""
     bonus = save_bonus(request.ability, request.path_covers)
@@ -112,21 +72,11 @@ def save_chance(request: req.SaveOddsRequest, call: Call) -> out.MazeRatsSaveOdd
     return out.MazeRatsSaveOdds.model_validate({"bonus": bonus, "success": odds})
 
 
-def opposed(request: req.OpposedSaveRequest, call: Call) -> out.MazeRatsOpposedSave:
-    """A rolled opposed save."""
-    return _rolled(out.MazeRatsOpposedSave, rules.opposed, request)
-
-
 def opposed_chance(request: req.OpposedOddsRequest, call: Call) -> out.MazeRatsOpposedOdds:
     """Each side's exact chance to win, and a tie's."""
     odds = opposed_odds(request.attacker_bonus, request.defender_bonus, request.ties)
     data = {k: Chance.of(getattr(odds, k)) for k in ("attacker", "defender", "tie")}
     return out.MazeRatsOpposedOdds.model_validate(data)
-
-
-def attack(request: req.AttackRequest, call: Call) -> out.MazeRatsAttack:
-    """A rolled attack and its damage."""
-    return _rolled(out.MazeRatsAttack, rules.attack, request)
 
 
 def attack_chance(request: req.AttackOddsRequest, call: Call) -> out.MazeRatsAttackOdds:
@@ -142,28 +92,14 @@ def attack_chance(request: req.AttackOddsRequest, call: Call) -> out.MazeRatsAtt
     )
 
 
-def reaction(request: play.ReactionRequest, call: Call) -> out.MazeRatsReaction:
-    """A rolled reaction and the exact chance it is cooperative."""
-    odds = Chance.of(save_odds(request.leader_will, request.path_covers))
-    return _rolled(
-        out.MazeRatsReaction, rules.reaction, request, lambda _: {"cooperative_odds": odds}
-    )
+def _cooperative(request: play.ReactionRequest) -> dict[str, Chance]:
+    """The exact chance a reaction is cooperative (the leader's WIL save)."""
+    return {"cooperative_odds": Chance.of(save_odds(request.leader_will, request.path_covers))}
 
 
-def morale(request: play.MoraleRequest, call: Call) -> out.MazeRatsMorale:
-    """Whether morale is due, the check if due (or forced), the chance it holds."""
-    odds = Chance.of(save_odds(request.will))
-    return _rolled(out.MazeRatsMorale, rules.morale, request, lambda _: {"holds_odds": odds})
-
-
-def initiative(request: play.InitiativeRequest, call: Call) -> out.MazeRatsInitiative:
-    """Who acts first and the surprised characters' saves."""
-    return _rolled(out.MazeRatsInitiative, rules.initiative, request)
-
-
-def healing(request: play.HealRequest, call: Call) -> out.MazeRatsHealing:
-    """A healing attempt and the day's uses."""
-    return _rolled(out.MazeRatsHealing, rules.healing, request)
+def _holds(request: play.MoraleRequest) -> dict[str, Chance]:
+    """The exact chance morale holds (the NPC's WIL save)."""
+    return {"holds_odds": Chance.of(save_odds(request.will))}
 
 
 def level(request: play.StandingRequest, call: Call) -> MazeRatsStanding:
@@ -204,11 +140,6 @@ def spell(request: SpellRequest, call: Call) -> MazeRatsSpellCost:
     return spell_cost(request)
 
 
-def spell_cast(request: play.CastRequest, call: Call) -> out.MazeRatsSpellCast:
-    """A cast spell: HP lost, death, the corruption save and its exact chance."""
-    return _rolled(out.MazeRatsSpellCast, cast_spell, request)
-
-
 # The tables leave their defaults unset, and REST answers only the fields set: each row
 # is validated again from its full dump, so every key is set and answered.
 def market(request: None, call: Call) -> out.MazeRatsMarket:
@@ -246,27 +177,56 @@ def _row(
                    result, service, summary, "mazerats", **more)  # fmt: skip
 
 
+def _rolls(
+    name: str,
+    path: str,
+    field: str,
+    request: type[BaseModel],
+    result: type[BaseModel],
+    rule: Callable[[Any, Rng], BaseModel],
+    summary: str,
+    odds: Callable[[Any], dict[str, Chance]] = lambda _: {},
+) -> UseCase:
+    """The row of a rule that rolls: `rule` under the request's seed (or a fresh one),
+    answered as `result` with the seed, `odds(request)` and, when the request names a
+    `render`, the dice it threw (`dice_rolls`). Its body is `<Rule>Body`: the request
+    with `render`."""
+
+    def service(request: Any, call: Call) -> BaseModel:
+        seed = request.seed or new_seed()
+        outcome, rolls = recorded(rule, request, seeded_rng(seed))
+        data = {**dict(outcome), **odds(request), "seed": seed}
+        if request.render is not None:
+            data["dice_rolls"] = rendered(rolls, request.render)
+        return result.model_validate(data)
+
+    rule_name = request.__name__.removesuffix("Request")
+    doc = f"{rule_name} with `render` (the dice, per die and for VTTs)."
+    body = rendering(f"{rule_name}Body", request, doc)
+    return _row(name, path, field, body, result, service, summary, description=RENDERED)
+
+
 ROWS: tuple[UseCase, ...] = publishable(
-    _row("ratsSave", "saves", "save", _body(req.SaveRequest), out.MazeRatsSave, save, "Roll a save",
-         description=RENDERED),
+    _rolls("ratsSave", "saves", "save", req.SaveRequest, out.MazeRatsSave, rules.save,
+           "Roll a save"),
     _row("ratsSaveOdds", "saves/odds", "save_odds", req.SaveOddsRequest, out.MazeRatsSaveOdds,
          save_chance, "Exact chance a save succeeds"),
-    _row("ratsOpposed", "opposed-saves", "opposed_save", _body(req.OpposedSaveRequest),
-         out.MazeRatsOpposedSave, opposed, "Roll an opposed save", description=RENDERED),
+    _rolls("ratsOpposed", "opposed-saves", "opposed_save", req.OpposedSaveRequest,
+           out.MazeRatsOpposedSave, rules.opposed, "Roll an opposed save"),
     _row("ratsOpposedOdds", "opposed-saves/odds", "opposed_save_odds", req.OpposedOddsRequest,
          out.MazeRatsOpposedOdds, opposed_chance, "Each side's exact chance to win"),
-    _row("ratsAttack", "attacks", "attack", _body(req.AttackRequest), out.MazeRatsAttack, attack,
-         "Roll an attack and its damage", description=RENDERED),
+    _rolls("ratsAttack", "attacks", "attack", req.AttackRequest, out.MazeRatsAttack,
+           rules.attack, "Roll an attack and its damage"),
     _row("ratsAttackOdds", "attacks/odds", "attack_odds", req.AttackOddsRequest,
          out.MazeRatsAttackOdds, attack_chance, "Chance to hit and damage distribution"),
-    _row("ratsReaction", "reactions", "reaction", _body(play.ReactionRequest),
-         out.MazeRatsReaction, reaction, "Roll a reaction", description=RENDERED),
-    _row("ratsMorale", "morale", "morale", _body(play.MoraleRequest), out.MazeRatsMorale, morale,
-         "Roll morale when due", description=RENDERED),
-    _row("ratsInitiative", "initiative", "initiative", _body(play.InitiativeRequest),
-         out.MazeRatsInitiative, initiative, "Roll initiative", description=RENDERED),
-    _row("ratsHealing", "healing", "heal", _body(play.HealRequest), out.MazeRatsHealing, healing,
-         "Heal by ration or bandage", description=RENDERED),
+    _rolls("ratsReaction", "reactions", "reaction", play.ReactionRequest, out.MazeRatsReaction,
+           rules.reaction, "Roll a reaction", _cooperative),
+    _rolls("ratsMorale", "morale", "morale", play.MoraleRequest, out.MazeRatsMorale,
+           rules.morale, "Roll morale when due", _holds),
+    _rolls("ratsInitiative", "initiative", "initiative", play.InitiativeRequest,
+           out.MazeRatsInitiative, rules.initiative, "Roll initiative"),
+    _rolls("ratsHealing", "healing", "heal", play.HealRequest, out.MazeRatsHealing,
+           rules.healing, "Heal by ration or bandage"),
     _row("ratsLevel", "levels", "level", play.StandingRequest, MazeRatsStanding, level,
          "Level and features for some XP"),
     _row("ratsLevelUp", "level-ups", "level_up", play.LevelUpRequest, MazeRatsAdvancement,
@@ -280,9 +240,8 @@ ROWS: tuple[UseCase, ...] = publishable(
          "Generate sigils", description=SEEDED),
     _row("ratsSpellCost", "spell-costs", "spell_cost", SpellRequest, MazeRatsSpellCost,
          spell, "HP cost of a spell"),
-    _row("ratsSpellCast", "spell-casts", "cast", _body(play.CastRequest),
-         out.MazeRatsSpellCast, spell_cast, "Cast a spell: HP lost, corruption save",
-         description=RENDERED),
+    _rolls("ratsSpellCast", "spell-casts", "cast", play.CastRequest, out.MazeRatsSpellCast,
+           cast_spell, "Cast a spell: HP lost, corruption save"),
     _row("ratsMarket", "market", "market", None, out.MazeRatsMarket, market,
          "The market's wares", errors=GETS),
     _row("ratsHirelings", "hirelings", "hirelings", None, out.MazeRatsHirelings, hirelings,
