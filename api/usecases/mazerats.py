@@ -32,7 +32,7 @@ from services.mazerats.healing import HealMethod
 from services.mazerats.levels import Feature
 from services.mazerats.magic import Part, Realm
 from services.mazerats.market import HIRELINGS, MARKET
-from services.mazerats.opposed import TieRule, opposed_odds
+from services.mazerats.opposed import MazeRatsOpposedOdds, TieRule, opposed_odds
 from services.mazerats.saves import Risk, save_bonus, save_odds
 from services.mazerats.sigils import Overwrite
 from services.mazerats.spells import MazeRatsSpellCost, Reach, SpellRequest, spell_cost
@@ -72,11 +72,9 @@ def save_chance(request: req.SaveOddsRequest, call: Call) -> out.MazeRatsSaveOdd
     return out.MazeRatsSaveOdds.model_validate({"bonus": bonus, "success": odds})
 
 
-def opposed_chance(request: req.OpposedOddsRequest, call: Call) -> out.MazeRatsOpposedOdds:
+def opposed_chance(request: req.OpposedOddsRequest, call: Call) -> MazeRatsOpposedOdds:
     """Each side's exact chance to win, and a tie's."""
-    odds = opposed_odds(request.attacker_bonus, request.defender_bonus, request.ties)
-    data = {k: Chance.of(getattr(odds, k)) for k in ("attacker", "defender", "tie")}
-    return out.MazeRatsOpposedOdds.model_validate(data)
+    return opposed_odds(request.attacker_bonus, request.defender_bonus, request.ties)
 
 
 def attack_chance(request: req.AttackOddsRequest, call: Call) -> out.MazeRatsAttackOdds:
@@ -214,7 +212,7 @@ ROWS: tuple[UseCase, ...] = publishable(
     _rolls("ratsOpposed", "opposed-saves", "opposed_save", req.OpposedSaveRequest,
            out.MazeRatsOpposedSave, rules.opposed, "Roll an opposed save"),
     _row("ratsOpposedOdds", "opposed-saves/odds", "opposed_save_odds", req.OpposedOddsRequest,
-         out.MazeRatsOpposedOdds, opposed_chance, "Each side's exact chance to win"),
+         MazeRatsOpposedOdds, opposed_chance, "Each side's exact chance to win"),
     _rolls("ratsAttack", "attacks", "attack", req.AttackRequest, out.MazeRatsAttack,
            rules.attack, "Roll an attack and its damage"),
     _row("ratsAttackOdds", "attacks/odds", "attack_odds", req.AttackOddsRequest,

@@ -45,14 +45,6 @@ class MazeRatsOpposedSave(OpposedSave, MazeRatsRolled):
     """An opposed save: every exchange (more than one when ties reroll) and the winner."""
 
 
-class MazeRatsOpposedOdds(Result):
-    """Each side's exact chance to win one exchange, and a tie's."""
-
-    attacker: Chance
-    defender: Chance
-    tie: Chance
-
-
 class MazeRatsAttack(Attack, MazeRatsRolled):
     """An attack: 2d6 + Combat Bonus must exceed AC; the damage dealt."""
 

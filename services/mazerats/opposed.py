@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from services.chance import Chance
 from services.dice import Rng, roll
 from services.markers import Named
 from services.mazerats.twodsix import pmf
@@ -46,14 +47,14 @@ class OpposedSave(BaseModel):
     winner: OpposedSide
 
 
-class OpposedOdds(BaseModel):
-    """Exact chances of each side winning, and of a tie on one exchange."""
+class MazeRatsOpposedOdds(BaseModel):
+    """Each side's exact chance to win one exchange, and a tie's."""
 
     model_config = ConfigDict(frozen=True)
 
-    attacker: Fraction
-    defender: Fraction
-    tie: Fraction
+    attacker: Chance
+    defender: Chance
+    tie: Chance
 
 
 def _one(rng: Rng, bonus: int) -> tuple[tuple[int, ...], int]:
@@ -80,13 +81,14 @@ def roll_opposed(
 
 def opposed_odds(
     attacker_bonus: int, defender_bonus: int, ties: TieRule = TieRule.DEFENDER
-) -> OpposedOdds:
+) -> MazeRatsOpposedOdds:
     """The exact probability that each side wins an opposed save."""
     a_pmf, d_pmf = pmf(attacker_bonus), pmf(defender_bonus)
     win = sum((pa * pd for a, pa in a_pmf.items() for d, pd in d_pmf.items() if a > d),
               Fraction(0))  # fmt: skip
     tie = sum((pa * d_pmf.get(a, Fraction(0)) for a, pa in a_pmf.items()), Fraction(0))
     if ties is TieRule.REROLL:
-        # Rerolling until the totals differ conditions on "not a tie".
-        return OpposedOdds(attacker=win / (1 - tie), defender=1 - win / (1 - tie), tie=tie)
-    return OpposedOdds(attacker=win, defender=1 - win, tie=tie)
+        win /= 1 - tie  # rerolling until the totals differ conditions on "not a tie"
+    return MazeRatsOpposedOdds(
+        attacker=Chance.of(win), defender=Chance.of(1 - win), tie=Chance.of(tie)
+    )

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from services.chance import Chance
 from services.dice import seeded_rng
 from services.mazerats import MazeRatsError
 from services.mazerats.encounters import (
@@ -68,11 +69,11 @@ def test_opposed_odds_at_equal_bonus_by_hand() -> None:
     """'Defenders win ties, or the save is rerolled.' Ties: sum of w² = 146 of 1296;
     the attacker wins half the rest, 575/1296; rerolling ties makes it 1/2."""
     odds = opposed_odds(0, 0)
-    assert odds.tie == Fraction(146, 1296)
-    assert odds.attacker == Fraction(575, 1296)
-    assert odds.defender == Fraction(721, 1296)
+    assert odds.tie == Chance.of(Fraction(146, 1296))
+    assert odds.attacker == Chance.of(Fraction(575, 1296))
+    assert odds.defender == Chance.of(Fraction(721, 1296))
     rerolled = opposed_odds(0, 0, TieRule.REROLL)
-    assert rerolled.attacker == Fraction(1, 2)
+    assert rerolled.attacker == Chance.of(Fraction(1, 2))
 
 
 def test_rerolled_ties_keep_rolling_until_the_totals_differ() -> None:
