@@ -24,6 +24,13 @@ M = TypeVar("M", bound=BaseModel)
 Rolls = tuple[RollResult, ...]
 
 
+# What a rules call that rolls says of `render`, in its row's description.
+RENDER_NOTE = (
+    " With `render` (`[]`, or renderings such as `foundry`), `dice_rolls` lists every roll "
+    "the rules made, each with its dice, like `/v1/dice/roll`."
+)
+
+
 class Rendered(BaseModel):
     """The `render` field of a REST body that rolls dice under a rules system (a mixin:
     the body keeps its rules model's own configuration)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from api.rolls import rendering, rolled, with_dice
+from api.rolls import RENDER_NOTE, rendering, rolled, with_dice
 from api.usecases import dice_results as out
 from api.usecases.dice import report
 from api.usecases.table import Call, Service, UseCase, publishable
@@ -46,10 +46,7 @@ def effect_odds(request: rq.EffectOddsRequest, call: Call) -> out.ProbabilityRep
 
 
 SEEDED = "Without `seed` the service picks one and returns it; sending it back replays the roll."
-RENDERED = SEEDED + (
-    " With `render` (`[]`, or renderings such as `foundry`), `dice_rolls` lists every roll "
-    "the rules made, each with its dice, like `/v1/dice/roll`."
-)
+RENDERED = SEEDED + RENDER_NOTE
 H = "haze"
 
 

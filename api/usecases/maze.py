@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, create_model
 
-from api.rolls import DiceRolls, Rendered, rolled
+from api.rolls import RENDER_NOTE, DiceRolls, Rendered, rolled
 from api.usecases.markers import FREE_FORM
 from api.usecases.table import Service, UseCase, publishable
 from services.maze import requests as req
@@ -23,10 +23,6 @@ from services.maze.catalog import ContentPack
 
 Pack = Annotated[ContentPack | None, FREE_FORM]
 SEEDED = "The answer carries the seed; sending it back replays the roll."
-RENDERED = (
-    " With `render` (`[]`, or renderings such as `foundry`), `dice_rolls` lists every roll the "
-    "rules made, each with its dice, like `/v1/dice/roll`."
-)
 GET_ERRORS = (401, 429)
 
 
@@ -49,7 +45,7 @@ def rolling(
                           __module__=__name__)  # fmt: skip
     run: Service = rolled(service, answer)
     return UseCase(name, "POST", path, "query", field, request(*body, rolls=True), answer, run,
-                   summary, "maze", description=SEEDED + RENDERED, cpu=True)  # fmt: skip
+                   summary, "maze", description=SEEDED + RENDER_NOTE, cpu=True)  # fmt: skip
 
 
 ROWS: tuple[UseCase, ...] = publishable(

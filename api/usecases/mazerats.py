@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from api.rolls import recorded, rendered, rendering
+from api.rolls import RENDER_NOTE, recorded, rendered, rendering
 from api.usecases import mazerats_results as out
 from api.usecases.markers import GRAPHQL_NAMES
 from api.usecases.table import Call, Service, UseCase, publishable
@@ -100,11 +100,6 @@ def _holds(request: play.MoraleRequest) -> dict[str, Chance]:
     return {"holds_odds": Chance.of(save_odds(request.will))}
 
 
-def level(request: play.StandingRequest, call: Call) -> MazeRatsStanding:
-    """The standing for some XP."""
-    return standing(request.xp)
-
-
 def level_up(request: play.LevelUpRequest, call: Call) -> MazeRatsAdvancement:
     """The next level, its feature applied (every score answered, defaults too)."""
     return MazeRatsAdvancement.model_validate(rules.advance(request).model_dump())
@@ -133,11 +128,6 @@ def sigils(request: req.SigilRequest, call: Call) -> out.MazeRatsSigils:
     return out.MazeRatsSigils(seed=seed, sigils=rules.sigils(request, seeded_rng(seed)))
 
 
-def spell(request: SpellRequest, call: Call) -> MazeRatsSpellCost:
-    """A spell's HP cost and tier."""
-    return spell_cost(request)
-
-
 # The tables leave their defaults unset, and REST answers only the fields set: each row
 # is validated again from its full dump, so every key is set and answered.
 def market(request: None, call: Call) -> out.MazeRatsMarket:
@@ -152,10 +142,7 @@ def hirelings(request: None, call: Call) -> out.MazeRatsHirelings:
 
 
 SEEDED = "The response carries the seed; sending it back replays the roll."
-RENDERED = SEEDED + (
-    " With `render` (`[]`, or renderings such as `foundry`), `dice_rolls` lists every roll "
-    "the rules made, each with its dice, like `/v1/dice/roll`."
-)
+RENDERED = SEEDED + RENDER_NOTE
 GETS = (401, 429)
 
 
@@ -225,8 +212,8 @@ ROWS: tuple[UseCase, ...] = publishable(
            out.MazeRatsInitiative, rules.initiative, "Roll initiative"),
     _rolls("ratsHealing", "healing", "heal", play.HealRequest, out.MazeRatsHealing,
            rules.healing, "Heal by ration or bandage"),
-    _row("ratsLevel", "levels", "level", play.StandingRequest, MazeRatsStanding, level,
-         "Level and features for some XP"),
+    _row("ratsLevel", "levels", "level", play.StandingRequest, MazeRatsStanding,
+         lambda request, call: standing(request.xp), "Level and features for some XP"),
     _row("ratsLevelUp", "level-ups", "level_up", play.LevelUpRequest, MazeRatsAdvancement,
          level_up, "Gain the next level"),
     _row("ratsInscribe", "sigil-slots", "inscribe", play.InscribeRequest,
@@ -237,7 +224,7 @@ ROWS: tuple[UseCase, ...] = publishable(
     _row("ratsSigils", "sigils", "sigils", req.SigilRequest, out.MazeRatsSigils, sigils,
          "Generate sigils", description=SEEDED),
     _row("ratsSpellCost", "spell-costs", "spell_cost", SpellRequest, MazeRatsSpellCost,
-         spell, "HP cost of a spell"),
+         lambda request, call: spell_cost(request), "HP cost of a spell"),
     _rolls("ratsSpellCast", "spell-casts", "cast", play.CastRequest, out.MazeRatsSpellCast,
            cast_spell, "Cast a spell: HP lost, corruption save"),
     _row("ratsMarket", "market", "market", None, out.MazeRatsMarket, market,
