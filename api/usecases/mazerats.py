@@ -111,11 +111,6 @@ def inscription(request: play.InscribeRequest, call: Call) -> out.MazeRatsInscri
     return out.MazeRatsInscription(**dict(kept), slots=rules.slots_of(request))
 
 
-def turn(request: play.TurnRequest, call: Call) -> out.MazeRatsTurn:
-    """An allowed turn and the actions it spends."""
-    return out.MazeRatsTurn(allowed=True, actions_spent=rules.turn(request))
-
-
 def character(request: req.CharacterRequest, call: Call) -> MazeRatsCharacter:
     """A generated sheet, reproducible from its seed."""
     seed = request.seed or new_seed()
@@ -218,7 +213,8 @@ ROWS: tuple[UseCase, ...] = publishable(
          level_up, "Gain the next level"),
     _row("ratsInscribe", "sigil-slots", "inscribe", play.InscribeRequest,
          out.MazeRatsInscription, inscription, "Bear new sigils"),
-    _row("ratsTurn", "turns", "turn", play.TurnRequest, out.MazeRatsTurn, turn, "Check a turn"),
+    _row("ratsTurn", "turns", "turn", play.TurnRequest, rules.MazeRatsTurn,
+         lambda request, call: rules.turn(request), "Check a turn"),
     _row("ratsCharacter", "characters", "character", req.CharacterRequest,
          MazeRatsCharacter, character, "Generate a character", description=SEEDED),
     _row("ratsSigils", "sigils", "sigils", req.SigilRequest, out.MazeRatsSigils, sigils,

@@ -2,8 +2,7 @@
 
 A result is the services' own outcome model (`services/mazerats/*.py`); a rolled one
 adds the `seed` that replays it and, when the request asked for `render`, `dice_rolls`.
-What is left here has no services model yet: odds built from exact Fractions and the
-turn check.
+What is left here has no services model yet: odds built from exact Fractions.
 """
 
 from __future__ import annotations
@@ -90,13 +89,6 @@ class MazeRatsInscription(Inscription):
     """The bearer's slots, the sigils kept, and those lost to overwriting."""
 
     slots: int
-
-
-class MazeRatsTurn(Result):
-    """An allowed turn and how many of its two actions it spends."""
-
-    allowed: bool
-    actions_spent: int
 
 
 class MazeRatsSigils(Result):

@@ -59,6 +59,15 @@ class MoraleOutcome(BaseModel):
     morale: MazeRatsMoraleCheck | None
 
 
+class MazeRatsTurn(BaseModel):
+    """An allowed turn and how many of its two actions it spends."""
+
+    model_config = ConfigDict(frozen=True)
+
+    allowed: bool
+    actions_spent: int
+
+
 def create_character(request: CharacterRequest, rng: Rng, seed: str | None) -> MazeRatsCharacter:
     """A level-1 sheet: every step the request does not choose is rolled with `rng`."""
     return generate_character(
@@ -135,11 +144,11 @@ def inscription(request: InscribeRequest) -> Inscription:
     return inscribe(request.borne, request.new, slots_of(request), request.overwrite)
 
 
-def turn(request: TurnRequest) -> int:
-    """The actions a legal turn spends; a turn breaking the rules is refused."""
+def turn(request: TurnRequest) -> MazeRatsTurn:
+    """A legal turn and the actions it spends; a turn breaking the rules is refused."""
     if Action.ATTACK in request.actions:
         check_attack_allowed(request.ranged, request.in_close_combat)
-    return check_turn(request.actions, request.armor)
+    return MazeRatsTurn(allowed=True, actions_spent=check_turn(request.actions, request.armor))
 
 
 def sigils(request: SigilRequest, rng: Rng) -> list[MazeRatsSigil]:

@@ -55,13 +55,13 @@ def test_a_bearer_has_the_slots_given_or_its_levels() -> None:
 
 def test_a_turn_checks_its_attack_before_its_actions() -> None:
     """ "Ranged attacks are prohibited in close combat"."""
-    assert turn(TurnRequest.model_validate({"actions": ["attack", "move"]})) == 2
+    assert turn(TurnRequest.model_validate({"actions": ["attack", "move"]})).actions_spent == 2
     ranged = {"actions": ["attack"], "ranged": True, "in_close_combat": True}
     with pytest.raises(MazeRatsError) as refused:
         turn(TurnRequest.model_validate(ranged))
     assert refused.value.code == "ranged_in_close_combat"
     # Without an attack, being in close combat with a ranged weapon is no refusal.
-    assert turn(TurnRequest.model_validate({**ranged, "actions": ["move"]})) == 1
+    assert turn(TurnRequest.model_validate({**ranged, "actions": ["move"]})).actions_spent == 1
 
 
 def test_the_same_seed_rolls_the_same_outcome() -> None:
