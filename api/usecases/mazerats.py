@@ -90,16 +90,6 @@ def attack_chance(request: req.AttackOddsRequest, call: Call) -> out.MazeRatsAtt
     )
 
 
-def _cooperative(request: play.ReactionRequest) -> dict[str, Chance]:
-    """The exact chance a reaction is cooperative (the leader's WIL save)."""
-    return {"cooperative_odds": Chance.of(save_odds(request.leader_will, request.path_covers))}
-
-
-def _holds(request: play.MoraleRequest) -> dict[str, Chance]:
-    """The exact chance morale holds (the NPC's WIL save)."""
-    return {"holds_odds": Chance.of(save_odds(request.will))}
-
-
 def level_up(request: play.LevelUpRequest, call: Call) -> MazeRatsAdvancement:
     """The next level, its feature applied (every score answered, defaults too)."""
     return MazeRatsAdvancement.model_validate(rules.advance(request).model_dump())
@@ -165,17 +155,15 @@ def _rolls(
     result: type[BaseModel],
     rule: Callable[[Any, Rng], BaseModel],
     summary: str,
-    odds: Callable[[Any], dict[str, Chance]] = lambda _: {},
 ) -> UseCase:
     """The row of a rule that rolls: `rule` under the request's seed (or a fresh one),
-    answered as `result` with the seed, `odds(request)` and, when the request names a
-    `render`, the dice it threw (`dice_rolls`). Its body is `<Rule>Body`: the request
-    with `render`."""
+    answered as `result` with the seed and, when the request names a `render`, the dice
+    it threw (`dice_rolls`). Its body is `<Rule>Body`: the request with `render`."""
 
     def service(request: Any, call: Call) -> BaseModel:
         seed = request.seed or new_seed()
         outcome, rolls = recorded(rule, request, seeded_rng(seed))
-        data = {**dict(outcome), **odds(request), "seed": seed}
+        data = {**dict(outcome), "seed": seed}
         if request.render is not None:
             data["dice_rolls"] = rendered(rolls, request.render)
         return result.model_validate(data)
@@ -200,9 +188,9 @@ ROWS: tuple[UseCase, ...] = publishable(
     _row("ratsAttackOdds", "attacks/odds", "attack_odds", req.AttackOddsRequest,
          out.MazeRatsAttackOdds, attack_chance, "Chance to hit and damage distribution"),
     _rolls("ratsReaction", "reactions", "reaction", play.ReactionRequest, out.MazeRatsReaction,
-           rules.reaction, "Roll a reaction", _cooperative),
+           rules.reaction, "Roll a reaction"),
     _rolls("ratsMorale", "morale", "morale", play.MoraleRequest, out.MazeRatsMorale,
-           rules.morale, "Roll morale when due", _holds),
+           rules.morale, "Roll morale when due"),
     _rolls("ratsInitiative", "initiative", "initiative", play.InitiativeRequest,
            out.MazeRatsInitiative, rules.initiative, "Roll initiative"),
     _rolls("ratsHealing", "healing", "heal", play.HealRequest, out.MazeRatsHealing,

@@ -12,14 +12,14 @@ from api.usecases.table import Result
 from services.chance import Chance
 from services.mazerats.casting import SpellCast
 from services.mazerats.combat import Attack
-from services.mazerats.encounters import InitiativeOutcome, Reaction
+from services.mazerats.encounters import InitiativeOutcome
 from services.mazerats.healing import Healing
 from services.mazerats.magic import MazeRatsSigil
 from services.mazerats.market import MazeRatsHireling, MazeRatsWare
 from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
 from services.mazerats.sigils import Inscription
-from services.mazerats.usecases import MoraleOutcome
+from services.mazerats.usecases import MoraleOutcome, ReactionOutcome
 
 
 class MazeRatsRolled(Result):
@@ -65,16 +65,12 @@ class MazeRatsAttackOdds(Result):
     damage: list[MazeRatsDamagePoint]
 
 
-class MazeRatsReaction(Reaction, MazeRatsRolled):
+class MazeRatsReaction(ReactionOutcome, MazeRatsRolled):
     """A reaction roll: the leader's WIL save; success means cooperative."""
-
-    cooperative_odds: Chance
 
 
 class MazeRatsMorale(MoraleOutcome, MazeRatsRolled):
     """Whether a check was due; the check if due (or forced); the chance it holds."""
-
-    holds_odds: Chance
 
 
 class MazeRatsInitiative(InitiativeOutcome, MazeRatsRolled):

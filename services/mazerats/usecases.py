@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from services.chance import Chance
 from services.dice import Rng
 from services.mazerats.advancement import MazeRatsAdvancement, level_up
 from services.mazerats.character import MazeRatsCharacter
@@ -42,7 +43,7 @@ from services.mazerats.requests import (
     SaveRequest,
     SigilRequest,
 )
-from services.mazerats.saves import MazeRatsSaveRoll, roll_save
+from services.mazerats.saves import MazeRatsSaveRoll, roll_save, save_odds
 from services.mazerats.sigils import Inscription, inscribe
 from services.mazerats.turns import Action, check_turn
 
@@ -57,6 +58,13 @@ class MoraleOutcome(BaseModel):
 
     due: bool
     morale: MazeRatsMoraleCheck | None
+    holds_odds: Chance  # the exact chance the NPC's WIL save succeeds
+
+
+class ReactionOutcome(Reaction):
+    """A reaction roll and the exact chance it is cooperative (the leader's WIL save)."""
+
+    cooperative_odds: Chance
 
 
 class MazeRatsTurn(BaseModel):
@@ -104,16 +112,18 @@ def opposed(request: OpposedSaveRequest, rng: Rng) -> OpposedSave:
     return roll_opposed(rng, request.attacker_bonus, request.defender_bonus, request.ties)
 
 
-def reaction(request: ReactionRequest, rng: Rng) -> Reaction:
-    """The leader's WIL save; success means cooperative."""
-    return roll_reaction(rng, request.leader_will, request.path_covers)
+def reaction(request: ReactionRequest, rng: Rng) -> ReactionOutcome:
+    """The leader's WIL save (success means cooperative), and its exact chance."""
+    save = roll_reaction(rng, request.leader_will, request.path_covers)
+    odds = Chance.of(save_odds(request.leader_will, request.path_covers))
+    return ReactionOutcome(**dict(save), cooperative_odds=odds)
 
 
 def morale(request: MoraleRequest, rng: Rng) -> MoraleOutcome:
     """Whether a morale check is due and, if due (or forced), the NPC's WIL save."""
     due = morale_check_due(**request.model_dump(include=MORALE_SIGNS))
     rolled = roll_morale(rng, request.will) if due or request.force else None
-    return MoraleOutcome(due=due, morale=rolled)
+    return MoraleOutcome(due=due, morale=rolled, holds_odds=Chance.of(save_odds(request.will)))
 
 
 def healing(request: HealRequest, rng: Rng) -> Healing:
