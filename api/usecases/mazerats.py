@@ -95,12 +95,6 @@ def level_up(request: play.LevelUpRequest, call: Call) -> MazeRatsAdvancement:
     return MazeRatsAdvancement.model_validate(rules.advance(request).model_dump())
 
 
-def inscription(request: play.InscribeRequest, call: Call) -> out.MazeRatsInscription:
-    """The sigils kept and lost, and the slots they fill."""
-    kept = rules.inscription(request)
-    return out.MazeRatsInscription(**dict(kept), slots=rules.slots_of(request))
-
-
 def character(request: req.CharacterRequest, call: Call) -> MazeRatsCharacter:
     """A generated sheet, reproducible from its seed."""
     seed = request.seed or new_seed()
@@ -200,7 +194,8 @@ ROWS: tuple[UseCase, ...] = publishable(
     _row("ratsLevelUp", "level-ups", "level_up", play.LevelUpRequest, MazeRatsAdvancement,
          level_up, "Gain the next level"),
     _row("ratsInscribe", "sigil-slots", "inscribe", play.InscribeRequest,
-         out.MazeRatsInscription, inscription, "Bear new sigils"),
+         rules.MazeRatsInscription, lambda request, call: rules.inscription(request),
+         "Bear new sigils"),
     _row("ratsTurn", "turns", "turn", play.TurnRequest, rules.MazeRatsTurn,
          lambda request, call: rules.turn(request), "Check a turn"),
     _row("ratsCharacter", "characters", "character", req.CharacterRequest,

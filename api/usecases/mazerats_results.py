@@ -18,7 +18,6 @@ from services.mazerats.magic import MazeRatsSigil
 from services.mazerats.market import MazeRatsHireling, MazeRatsWare
 from services.mazerats.opposed import OpposedSave
 from services.mazerats.saves import MazeRatsSaveRoll
-from services.mazerats.sigils import Inscription
 from services.mazerats.usecases import MoraleOutcome, ReactionOutcome
 
 
@@ -79,12 +78,6 @@ class MazeRatsInitiative(InitiativeOutcome, MazeRatsRolled):
 
 class MazeRatsHealing(Healing, MazeRatsRolled):
     """A healing attempt: the WIL save (bandage), HP healed and now, the day's uses."""
-
-
-class MazeRatsInscription(Inscription):
-    """The bearer's slots, the sigils kept, and those lost to overwriting."""
-
-    slots: int
 
 
 class MazeRatsSigils(Result):

@@ -67,6 +67,12 @@ class ReactionOutcome(Reaction):
     cooperative_odds: Chance
 
 
+class MazeRatsInscription(Inscription):
+    """The bearer's slots, the sigils kept, and those lost to overwriting."""
+
+    slots: int
+
+
 class MazeRatsTurn(BaseModel):
     """An allowed turn and how many of its two actions it spends."""
 
@@ -149,9 +155,11 @@ def slots_of(request: InscribeRequest) -> int:
     return request.slots if request.slots is not None else sigil_slots(request.level or 1)
 
 
-def inscription(request: InscribeRequest) -> Inscription:
+def inscription(request: InscribeRequest) -> MazeRatsInscription:
     """Bear new sigils; past the slots the excess is overwritten and lost."""
-    return inscribe(request.borne, request.new, slots_of(request), request.overwrite)
+    slots = slots_of(request)
+    kept = inscribe(request.borne, request.new, slots, request.overwrite)
+    return MazeRatsInscription(**dict(kept), slots=slots)
 
 
 def turn(request: TurnRequest) -> MazeRatsTurn:
