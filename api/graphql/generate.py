@@ -99,8 +99,10 @@ def convert(tp: Any, meta: list[Any], where: str, is_input: bool) -> Any:
             raise TypeError(f"{where}: only homogeneous sequences map to GraphQL lists")
         return list[convert(items[0], [], where, is_input)]  # type: ignore[misc]
     keys = _keys(typing.get_args(tp)[0]) if origin is dict else None
+    if keys is not None and not is_input:
+        raise TypeError(f"{where}: a dict keyed by an enum maps to GraphQL inputs only")
     if keys is not None:
-        return _keyed(keys, typing.get_args(tp)[1], where, is_input, _PARTIAL in meta)
+        return _keyed(keys, typing.get_args(tp)[1], where, _PARTIAL in meta)
     if origin is dict and typing.get_args(tp)[0] is str and not is_input:
         return list[_entry(typing.get_args(tp)[1], where)]  # type: ignore[misc]
     if isinstance(tp, type) and issubclass(tp, BaseModel):
@@ -199,25 +201,21 @@ def _keys(tp: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _keyed(keys: tuple[str, ...], value: Any, where: str, is_input: bool, partial: bool) -> Any:
+def _keyed(keys: tuple[str, ...], value: Any, where: str, partial: bool) -> Any:
     """A dict keyed by an enum's values, as an argument: an input type with a field per
     key, named as the key (`STR`, `DEX`, …); each optional when the dict's default is
     `{}` (`partial`), else required."""
     owner, _, field = where.partition(".")
-    name = owner.removesuffix("Input") + _pascal(field) + ("Input" if is_input else "")
-    found = _KEYED.get((name, is_input))
-    if found is not None:
-        return found
-    inner = convert(value, [], where, is_input)
-    cls: Any = type(name, (), {"__module__": __name__})
-    cls.__annotations__ = {key: inner | None if partial else inner for key in keys}
-    for key in keys if partial else ():
-        setattr(cls, key, UNSET)
-    if not is_input:
-        raise TypeError(f"{where}: a dict keyed by an enum maps to GraphQL inputs only")
-    made = strawberry.input(cls, name=name)
-    _KEYED[(name, is_input)] = made
-    return made
+    name = owner.removesuffix("Input") + _pascal(field) + "Input"
+    found = _KEYED.get((name, True))
+    if found is None:
+        inner = convert(value, [], where, True)
+        cls: Any = type(name, (), {"__module__": __name__})
+        cls.__annotations__ = {key: inner | None if partial else inner for key in keys}
+        for key in keys if partial else ():
+            setattr(cls, key, UNSET)
+        found = _KEYED[(name, True)] = strawberry.input(cls, name=name)
+    return found
 
 
 def _description(model: type[BaseModel]) -> str | None:
