@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field, TypeAdapter, model_validator
 
@@ -59,8 +59,7 @@ class TheMazeProfile(Frozen):
 
     def to_domain(self) -> CheckProfile:
         """The check profile."""
-        abilities = ("ready", "surroundings", "navigation", "interaction")
-        dice: dict[str, int] = dict.fromkeys(abilities, 6)
+        dice: dict[str, int] = dict.fromkeys(get_args(Ability), 6)
         dice.update({str(a): int(d) for a, d in self.dice.items()})
         return the_maze_profile(dice, {str(a): m for a, m in self.modifiers.items()})
 
