@@ -9,14 +9,13 @@ usecases.py): REST sends them as rendered, GraphQL types them (services/labyrint
 
 from __future__ import annotations
 
-import re
 import typing
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
-from strawberry.utils.str_converters import to_camel_case
+from strawberry.utils.str_converters import to_camel_case, to_snake_case
 
 from api.graphql.generate import FREE_FORM_FIELDS, one_of_input, plain
 from api.graphql.inputs import PartyMemberInput, member_body
@@ -99,12 +98,9 @@ def _type_of(model: type[BaseModel]) -> str:
     return tag
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
-
-
 _COMMANDS: dict[str, type[BaseModel]] = {
-    _snake(_type_of(model)): model for model in typing.get_args(typing.get_args(SessionCommand)[0])
+    to_snake_case(_type_of(model)): model
+    for model in typing.get_args(typing.get_args(SessionCommand)[0])
 }
 SessionCommandInput: Any = one_of_input(
     "SessionCommandInput", _COMMANDS, frozenset({"type", "seen_version", "command_id"})
@@ -125,7 +121,7 @@ def _command_field(given: dict[str, Any], field: str) -> str:
         return field
     if rest.partition(".")[0] in ("seenVersion", "commandId"):
         return rest
-    return f"command.{to_camel_case(_snake(tag))}.{rest}"
+    return f"command.{to_camel_case(to_snake_case(tag))}.{rest}"
 
 
 _SEND_ARGS = (
@@ -163,7 +159,7 @@ def _override(model: type[BaseModel]) -> UseCase:
     """A GM override: the REST command of the same type, as its own GraphQL mutation."""
     tag = _type_of(model)
     return UseCase(
-        f"send{tag}", None, "", "mutation", _snake(tag), model, CommandResult, send_command,
+        f"send{tag}", None, "", "mutation", to_snake_case(tag), model, CommandResult, send_command,
         str(model.__doc__).split("\n")[0].rstrip("."), TAG, table=SESSION, cpu=True,
         fixed=(("type", tag),), guarded=True,
     )  # fmt: skip
