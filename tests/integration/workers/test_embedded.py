@@ -91,6 +91,11 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
             beat = [p for p in psutil.Process().children() if "beat" in p.cmdline()]
             assert len(beat) == 1 and "redbeat.RedBeatScheduler" in beat[0].cmdline()
             wait_until(lambda: bool(client.exists(lock)), 20, "beat to take its lock")
+            # And past its start: redbeat records the lock on its scheduler just after
+            # taking it, and a stop landing in between exits without releasing it (the
+            # lock then lapses). A beat that has sent a scan holds it as its own.
+            entry = REDBEAT_KEY_PREFIX + "campaign-clock"
+            wait_until(lambda: _ran(client.hget(entry, "meta")), 20, "beat to send a scan")
         assert all(c.proc is not None and c.proc.poll() is not None for c in processes.children)
         assert not beat[0].is_running()
         stopped = next(c.proc for c in processes.children if c.proc and c.name == "beat")
@@ -102,3 +107,8 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
         else:
             # A beat stopped cleanly releases its lock at once.
             assert not client.exists(lock), f"the beat exited with {stopped.returncode}"
+
+
+def _ran(meta: bytes | None) -> bool:
+    """Whether a redbeat entry's meta says it has run."""
+    return bool(meta) and json.loads(meta or b"{}").get("last_run_at") is not None
