@@ -84,8 +84,9 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
     with redis.Redis.from_url(worker_url) as client:
         # A lock an earlier test's beat left to lapse (one killed at its stop deadline
         # holds it for the lock's timeout) would pass for this beat's, and still be there
-        # after this one stopped cleanly.
-        client.delete(lock)
+        # after this one stopped cleanly; so would the scan it recorded as run.
+        entry = REDBEAT_KEY_PREFIX + "campaign-clock"
+        client.delete(lock, entry)
         with worker_alongside(settings) as processes:
             assert processes is not None
             beat = [p for p in psutil.Process().children() if "beat" in p.cmdline()]
@@ -94,7 +95,6 @@ def test_the_service_starts_a_beat_next_to_its_worker_and_stops_both(
             # And past its start: redbeat records the lock on its scheduler just after
             # taking it, and a stop landing in between exits without releasing it (the
             # lock then lapses). A beat that has sent a scan holds it as its own.
-            entry = REDBEAT_KEY_PREFIX + "campaign-clock"
             wait_until(lambda: _ran(client.hget(entry, "meta")), 20, "beat to send a scan")
         assert all(c.proc is not None and c.proc.poll() is not None for c in processes.children)
         assert not beat[0].is_running()
