@@ -25,6 +25,9 @@ What this one measures:
   says how much CPU a flip costs, which ``server_cpu_ms_per_flip`` says directly.
 * ``graphql_flip_p99_closed_loop_50_in_flight`` (informative): that saturation test,
   ``SESSIONS`` sessions each sending its next flip as soon as the last one answered.
+* ``rest_flip_server_cpu`` and ``graphql_flip_server_cpu`` (issue 18: "session command
+  (flip) ≤ 0.4 ms of API CPU over REST and GraphQL", target 1): the API's CPU per flip in
+  the closed loop on one process (less any renewals'), against that budget.
 * ``rest_flip_p99`` and ``rest_flip_p99_closed_loop_50_in_flight`` (informative): the
   same two over ``POST /v1/sessions/{id}/commands``.
 * ``graphql_flip_p99_closed_loop_50_in_flight_2_api_processes`` and the ``rest_`` one:
@@ -85,6 +88,7 @@ WARMUP = 300
 CLOSED_FLIPS = 1000
 PACED_FLIPS = 2000
 FLIP_BUDGET_MS = 25.0
+FLIP_CPU_BUDGET_MS = 0.4  # issue 18: a session command's API CPU, over REST and GraphQL
 TABLE_PACE = 0.5  # seconds between a session's flips in the paced case: a brisk table
 STARTUP_SECONDS = 60.0
 FLIP_MUTATION = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {
@@ -397,6 +401,20 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
             "sessions": SESSIONS,
         }
         print(json.dumps(line), flush=True)
+        if processes == 1 and not pace:  # the flips' own CPU, flat out on one process
+            transport = "graphql" if graphql else "rest"
+            cpu = {
+                "bench": "api",
+                "case": f"{transport}_flip_server_cpu",
+                "unit": "ms",
+                "value": round(done.flip_cpu_ms, 3),
+                "baseline": "the issue's budget: API CPU per session command (flip)",
+                "baseline_value": FLIP_CPU_BUDGET_MS,
+                "ratio": round(FLIP_CPU_BUDGET_MS / done.flip_cpu_ms, 2),
+                "target": 1.0,
+                "client_cpu_ms_per_flip": round(done.client_cpu_ms, 3),
+            }
+            print(json.dumps(cpu), flush=True)
 
 
 def main() -> None:
