@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import dataclasses
 from collections.abc import Callable
 from concurrent.futures import Executor
 from functools import partial
@@ -74,11 +73,14 @@ async def in_thread(conn: HTTPConnection, fn: Callable[..., T], *args: Any) -> T
     return await asyncio.get_running_loop().run_in_executor(pool, run, fn, *args)
 
 
-def call_of(conn: HTTPConnection, grant: RoleToken | None = None) -> Call:
+def call_of(
+    conn: HTTPConnection, grant: RoleToken | None = None, guard: Guard | None = None
+) -> Call:
     """What a service may read of this request: the settings, the tenant, the runtime
-    and, for a table row, the verified grant of its role token."""
+    and, for a table row, the verified grant of its role token (and a `guarded` row's
+    revocation check, for its append)."""
     runtime = getattr(conn.app.state, "runtime", None)
-    return Call(conn.app.state.settings, client_of(conn).tenant, runtime, grant)
+    return Call(conn.app.state.settings, client_of(conn).tenant, runtime, grant, guard)
 
 
 async def execute(
@@ -98,11 +100,13 @@ async def execute(
     price = row.price(request) if callable(row.price) else row.price
     if price > 1:
         await spend_tokens(conn, price, row.name)
-    call = call_of(conn, grant)
+    guard = None
+    if grant is not None and row.guarded:
+        guard = Guard(grant.issued_at_ms, tuple(scopes_of(grant)))
+    call = call_of(conn, grant, guard)
     service: Callable[[Any, Call], BaseModel | Redacted] = row.service
     if grant is not None and row.table is not None:
-        live = row.table.kind.live
-        service = partial(_live_first, row.guarded, live, conn, grant, row.service)
+        service = partial(_live_first, row.table.kind.live, conn, grant, row.service)
     bound = _bound(row)
     if bound is not None:
         async with bound:
@@ -117,7 +121,6 @@ async def execute(
 
 
 def _live_first(
-    guarded: bool,
     live: Callable[[HTTPConnection, RoleToken], None],
     conn: HTTPConnection,
     grant: RoleToken,
@@ -127,16 +130,16 @@ def _live_first(
 ) -> BaseModel | Redacted:
     """The service, once `live` found the token not revoked (one read, first).
 
-    A `guarded` row's append script checks the token instead (one round trip fewer). A
-    call that never reached the script (refused first, a duplicate answered from the
-    store, nothing to record) checks on its own before it answers, so a revoked token
-    learns nothing either way: not even why its command was refused."""
-    if not guarded:
+    A `guarded` row's append script checks the token instead (`call.guard`: one round
+    trip fewer). A call that never reached the script (refused first, a duplicate
+    answered from the store, nothing to record) checks on its own before it answers, so
+    a revoked token learns nothing either way: not even why its command was refused."""
+    guard = call.guard
+    if guard is None:
         live(conn, grant)
         return service(request, call)
-    guard = Guard(grant.issued_at_ms, tuple(scopes_of(grant)))
     try:
-        result = service(request, dataclasses.replace(call, guard=guard))
+        result = service(request, call)
     except Revoked:
         raise TokenRevoked(REVOKED) from None
     except DomainError:
