@@ -114,11 +114,19 @@ def _shot(page: Page, name: str) -> None:
     (SHOTS / f"{name}.png").write_bytes(page.screenshot(full_page=True))
 
 
+def _recorded(site: str, session: str, gm_token: str) -> dict[str, Any]:
+    """The session as the server holds it now, read with the GM's token."""
+    answer = httpx.get(
+        f"{site}/v1/sessions/{session}", headers={"authorization": f"Bearer {gm_token}"}
+    )
+    assert answer.status_code == 200, answer.text
+    recorded: dict[str, Any] = answer.json()
+    return recorded
+
+
 def _hidden_labels(site: str, session: str, gm_token: str) -> set[str]:
     """The labels of the river's face-down cards, read with the GM's token."""
-    view = httpx.get(
-        f"{site}/v1/sessions/{session}", headers={"authorization": f"Bearer {gm_token}"}
-    ).json()["view"]
+    view = _recorded(site, session, gm_token)["view"]
     face_up = set(view["face_up"])
     hidden = {slot: card for slot, card in view["slots"].items() if card not in face_up}
     return {view["cards"][card]["label"] for card in hidden.values()}
@@ -250,7 +258,9 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
         for move in range(MAX_MOVES):
             if _phase(gm) in ("escaped", "ended"):
                 break
-            before = _version(gm)
+            # The version the server holds, not a page's: a page can lag an event another
+            # page made (the dice roll below), and a move is seen when a page passes it.
+            before = _recorded(site, session, gm_token)["version"]
             acting = _move(players, gm)
             acting.wait_for_function(
                 "v => Number(document.querySelector('[data-version]')?.dataset.version) > v",
@@ -271,6 +281,8 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
                 reveal = gm.get_by_role("button", name=re.compile("^Reveal "))
                 # (the river's last face-down card is refused: someone must be able to flip)
                 if reveal.count() >= 2:
+                    # The GM's command says which version it saw; a stale one is refused.
+                    _caught_up(gm, _recorded(site, session, gm_token)["version"])
                     named = reveal.first.get_attribute("aria-label") or ""
                     label = named.removeprefix("Reveal ")
                     reveal.first.click()
