@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar, Token
 from typing import Any
 
+import orjson
 from opentelemetry import trace
 
 request_id_var: ContextVar[str | None] = ContextVar("daedalus_request_id", default=None)
@@ -162,69 +163,128 @@ class DropRelogged(logging.Filter):
         return not (record.name.startswith("uvicorn") and getattr(exc, _LOGGED, False))
 
 
-def _line_encoder() -> Callable[[dict[str, Any]], str]:
-    """`json.JSONEncoder(ensure_ascii=False, default=str).encode` for a log line's dict,
-    with the C encoder built once rather than per line (when the C module is there)."""
-    encoder = json.JSONEncoder(ensure_ascii=False, default=str, check_circular=False)
-    make = getattr(json.encoder, "c_make_encoder", None)  # private; absent from the stubs
-    if make is None:  # pure-Python json: the encoder as it is
-        return encoder.encode
-    one = make(None, str, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
-
-    def encode(line: dict[str, Any]) -> str:
-        return "".join(one(line, 0))
-
-    return encode
-
-
-_json_line = _line_encoder()
+def _json_line(line: dict[str, Any]) -> str:
+    """A log line's dict as compact JSON (values JSON lacks written with `str`)."""
+    try:
+        return orjson.dumps(line, default=str).decode()
+    except TypeError:  # what orjson refuses (an integer past 64 bits): the standard library
+        return json.dumps(line, ensure_ascii=False, default=str, separators=(",", ":"))
 
 
 class JsonFormatter(logging.Formatter):
     """A log record as one JSON line (a line per request: kept cheap, see
     bench/request_path.py)."""
 
-    _encode = staticmethod(_json_line)
     _second = -1
     _stamp = ""
 
-    def _timestamp(self, record: logging.LogRecord) -> str:
-        second = int(record.created)
+    def timestamp(self, created: float) -> str:
+        """`created` (seconds since the epoch) as an ISO 8601 UTC time to the millisecond."""
+        second = int(created)
         if second != self._second:  # one strftime a second
             self._second = second
             self._stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-        return f"{self._stamp}.{int(record.msecs):03d}Z"
+        return f"{self._stamp}.{int((created - second) * 1000):03d}Z"
 
-    def format(self, record: logging.LogRecord) -> str:
-        """Render `record` with timestamp, level, logger, message, ids, context and extras."""
+    def line(
+        self,
+        created: float,
+        level: str,
+        logger: str,
+        message: str,
+        fields: Mapping[str, object],
+        request_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A line's fields: time, level, logger, message, request id, the log context,
+        `fields` (those named in FIELDS and not None) and, with tracing on, the span."""
         line: dict[str, Any] = {
-            "timestamp": self._timestamp(record),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": scrub(record.getMessage()),
+            "timestamp": self.timestamp(created),
+            "level": level,
+            "logger": logger,
+            "message": scrub(message),
         }
-        request_id = getattr(record, "request_id", None) or request_id_var.get()
+        request_id = request_id or request_id_var.get()
         if request_id:
             line["request_id"] = request_id
         line.update(context_fields())
         for name in FIELDS:
-            value = getattr(record, name, None)
+            value = fields.get(name)
             if value is not None:
                 line[name] = value
         span = trace.get_current_span().get_span_context()
         if span.is_valid:  # only with tracing on (infra/telemetry.py)
             line["trace_id"] = trace.format_trace_id(span.trace_id)
             line["span_id"] = trace.format_span_id(span.span_id)
+        return line
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Render `record` with timestamp, level, logger, message, ids, context and extras."""
+        line = self.line(
+            record.created,
+            record.levelname.lower(),
+            record.name,
+            record.getMessage(),
+            record.__dict__,
+            getattr(record, "request_id", None),
+        )
         if record.exc_info:
             line["error"] = scrub(self.formatException(record.exc_info))
-        return self._encode(line)
+        return _json_line(line)
+
+
+class JsonLines(logging.StreamHandler):  # type: ignore[type-arg]
+    """The service's handler: JsonFormatter's lines on a stream, one line per record.
+
+    `write` puts a line on the stream without a LogRecord: the access log writes one
+    per request, and a record costs more to make and route than the line does to
+    render. `direct` says when a logger's lines may take that path.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.formatter: JsonFormatter = JsonFormatter()
+        self.addFilter(DropRelogged())
+
+    def write(self, level: int, logger: str, message: str, fields: Mapping[str, object]) -> None:
+        """Write one line as `format` would for a record of these, without an exception."""
+        try:
+            line = self.formatter.line(
+                time.time(), logging.getLevelName(level).lower(), logger, message, fields
+            )
+            text = _json_line(line) + self.terminator
+            with self.lock:  # type: ignore[union-attr]
+                self.stream.write(text)
+                self.stream.flush()
+        except Exception:  # as `emit` does: a line that cannot be written is reported
+            self.handleError(logging.makeLogRecord({"name": logger, "msg": message}))
+
+
+def direct(logger: logging.Logger, level: int) -> JsonLines | None:
+    """The JsonLines handler `logger`'s lines at `level` reach, when it is the only one
+    they reach and nothing filters them on the way (DropRelogged passes every line
+    without an exception); otherwise None, and a line must go as a record."""
+    if logger.filters:
+        return None
+    found: logging.Handler | None = None
+    current: logging.Logger | None = logger
+    while current is not None:
+        for handler in current.handlers:
+            if found is not None:
+                return None
+            found = handler
+        current = current.parent if current.propagate else None
+    if (
+        type(found) is not JsonLines
+        or found.level > level
+        or any(type(f) is not DropRelogged for f in found.filters)
+    ):
+        return None
+    return found
 
 
 def configure_logging(level: str | int = "info") -> None:
     """Send every logger (uvicorn's and Celery's too) to stderr as JSON lines."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
-    handler.addFilter(DropRelogged())
+    handler = JsonLines(sys.stderr)
     # The JSON lines show none of the thread and process names each record would look up.
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     root = logging.getLogger()

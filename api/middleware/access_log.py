@@ -24,7 +24,7 @@ from api import telemetry
 from api.clients import Client, client_state
 from api.metrics import Metrics
 from api.middleware.request_id import echo_request_id, request_id_from
-from infra.logs import close_context, mark_logged, open_context, request_id_var
+from infra.logs import close_context, direct, mark_logged, open_context, request_id_var
 
 log = logging.getLogger("daedalus.access")
 
@@ -106,19 +106,25 @@ class AccessLog:
             return
         client: Client | None = client_state(scope)
         peer = scope.get("client")
+        fields = {
+            "method": method,
+            "route": route,
+            "status": status,
+            "duration_ms": round(seconds * 1000, 3),
+            "tenant": client.tenant if client else None,
+            "app": client.app if client else None,
+            "client_ip": peer[0] if peer else None,
+        }
+        lines = direct(log, _INFO)
+        if lines is not None:  # the service's own handler: the line without a record
+            lines.write(_INFO, log.name, f"{method} {route} {status}", fields)
+            return
         # What `log.info(...)` builds, without its per-call caller lookup (a walk of the
         # stack) and `extra` checks: the names below are fixed and clash with nothing.
         record = log.makeRecord(
             log.name, _INFO, __file__, _LINE, _MESSAGE, (method, route, status), None, "_record"
         )
-        fields = record.__dict__
-        fields["method"] = method
-        fields["route"] = route
-        fields["status"] = status
-        fields["duration_ms"] = round(seconds * 1000, 3)
-        fields["tenant"] = client.tenant if client else None
-        fields["app"] = client.app if client else None
-        fields["client_ip"] = peer[0] if peer else None
+        record.__dict__.update(fields)
         log.handle(record)
 
 

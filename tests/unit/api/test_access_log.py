@@ -16,7 +16,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from api.app import create_app
-from infra.logs import DropRelogged, JsonFormatter
+from infra.logs import DropRelogged, JsonFormatter, JsonLines, direct
 from infra.settings import Settings
 
 PARTY = [{"id": "p1", "name": "Ash", "profile": {"system": "5e", "modifiers": {"STR": 4}}}]
@@ -43,18 +43,26 @@ class Lines:
         ]
 
 
-@pytest.fixture
-def lines() -> Iterator[Lines]:
+@pytest.fixture(params=["records", "direct"])
+def lines(request: pytest.FixtureRequest) -> Iterator[Lines]:
+    """The lines, written either way the access log writes them: as records through a
+    handler next to pytest's, or (the service's own setup: infra.logs.JsonLines the only
+    handler) straight to the stream without a record."""
     captured = Lines()
-    handler = logging.StreamHandler(captured.stream)
-    handler.setFormatter(JsonFormatter())
-    handler.addFilter(DropRelogged())
     root, access = logging.getLogger(), logging.getLogger("daedalus.access")
-    level = access.level
-    root.addHandler(handler)
+    level, handlers = access.level, root.handlers[:]
+    if request.param == "direct":
+        handler: logging.Handler = JsonLines(captured.stream)
+        root.handlers[:] = [handler]
+    else:
+        handler = logging.StreamHandler(captured.stream)
+        handler.setFormatter(JsonFormatter())
+        handler.addFilter(DropRelogged())
+        root.addHandler(handler)
     access.setLevel(logging.INFO)
+    assert (direct(access, logging.INFO) is handler) == (request.param == "direct")
     yield captured
-    root.removeHandler(handler)
+    root.handlers[:] = handlers
     access.setLevel(level)
 
 

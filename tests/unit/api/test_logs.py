@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 
@@ -10,9 +11,11 @@ from api.tables.tokens import issue_token
 from infra.logs import (
     DropRelogged,
     JsonFormatter,
+    JsonLines,
     annotate,
     close_context,
     context_fields,
+    direct,
     mark_logged,
     open_context,
     request_id_var,
@@ -110,3 +113,44 @@ def test_the_servers_line_for_an_error_already_logged_is_dropped() -> None:
     keep = DropRelogged().filter
     assert not keep(server_line(logged))
     assert keep(server_line(fresh)) and keep(server_line(logged, "daedalus.access"))
+
+
+def test_a_line_written_without_a_record_is_the_line_its_record_would_make() -> None:
+    stream = io.StringIO()
+    lines = JsonLines(stream)
+    fields = {"method": "GET", "route": "/v1/x", "status": 200, "tenant": None, "body": "{}"}
+    token, context = request_id_var.set("req-9"), open_context(lambda: {"session_id": "s1"})
+    try:
+        lines.write(logging.INFO, "daedalus.access", "GET /v1/x 200 Bearer abc", fields)
+        made = record("GET /v1/x 200 Bearer abc", **fields)
+        made.name = "daedalus.access"
+        lines.emit(made)
+    finally:
+        close_context(context)
+        request_id_var.reset(token)
+    written, emitted = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert written.pop("timestamp")[:19] == emitted.pop("timestamp")[:19]
+    assert written == emitted
+    assert written["session_id"] == "s1" and written["message"] == "GET /v1/x 200 [redacted]"
+    assert "tenant" not in written and "body" not in written
+
+
+def test_lines_go_without_a_record_only_where_the_service_s_handler_is_the_only_one() -> None:
+    root, logger = logging.getLogger(), logging.getLogger("daedalus.test.direct")
+    handlers = root.handlers[:]
+    lines = JsonLines(io.StringIO())
+    try:
+        root.handlers[:] = [lines]
+        assert direct(logger, logging.INFO) is lines
+        assert direct(logger, logging.DEBUG) is lines  # the caller checks the level
+        lines.setLevel(logging.WARNING)
+        assert direct(logger, logging.INFO) is None
+        lines.setLevel(logging.NOTSET)
+        logger.addFilter(DropRelogged())
+        assert direct(logger, logging.INFO) is None
+        logger.filters.clear()
+        root.addHandler(logging.NullHandler())  # pytest's caplog, say
+        assert direct(logger, logging.INFO) is None
+    finally:
+        root.handlers[:] = handlers
+        logger.filters.clear()
