@@ -61,7 +61,10 @@ def _validated(row: UseCase, kwargs: dict[str, Any]) -> Any:
     except ValidationError as exc:
         problem = Problem.from_validation(exc)
         if row.problem_field is not None and problem.field:
-            problem.field = row.problem_field(given, problem.field)
+            named = row.problem_field(given, problem.field)
+            if problem.message.startswith(f"{problem.field}:"):  # as the client named it
+                problem.message = named + problem.message[len(problem.field) :]
+            problem.field = named
         return problem
 
 

@@ -159,7 +159,13 @@ def _adjustment_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
 
 def _revoke_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
     out = _given({k: v for k, v in given.items() if k != "runner"})
-    return {**out, "member": given["runner"]} if given.get("runner") else out
+    # An empty `runner` is refused as an empty `member` is, not read as "every token".
+    return {**out, "member": given["runner"]} if given.get("runner") is not None else out
+
+
+def _revoke_field(given: dict[str, Any], field: str) -> str:
+    """A refused `member` is the GraphQL argument `runner`."""
+    return "runner" if field == "member" else field
 
 
 _CREATE_ARGS = (
@@ -211,7 +217,8 @@ ROWS: tuple[UseCase, ...] = (
          RevokeTokens, revoking(CAMPAIGNS),
          "Revoke a token, a runner's (`member`), a role's or every token", result=Revocation,
          headers=no_store, description=REVOKE_NOTE + " Removing a runner revokes their tokens.",
-         graphql_args=_REVOKE_ARGS, from_graphql=_revoke_from_graphql),
+         graphql_args=_REVOKE_ARGS, from_graphql=_revoke_from_graphql,
+         problem_field=_revoke_field),
     _row("rollCampaignDice", "POST", "/rolls", "roll_campaign_dice", rq.RollDice,
          command("roll as the GM", lambda b, _: b.to_domain(), actor=lambda b: b.runner),
          "Roll in the table's log (everyone, GM only, or a whisper)", description=COMMAND),

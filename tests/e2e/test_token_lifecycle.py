@@ -187,6 +187,32 @@ def test_tokens_are_revoked_over_graphql_too(client: httpx.Client) -> None:
     assert _status(table, table.players["p1"]) == (401, "token_revoked")
 
 
+def test_a_campaign_runner_is_revoked_over_graphql_and_an_empty_one_revokes_nothing(
+    client: httpx.Client,
+) -> None:
+    campaign = Campaign(client)
+    campaign.add("r1", "r2")
+    mutation = """mutation($id: ID!, $t: String!, $r: String) {
+      revokeCampaignTokens(id: $id, token: $t, runner: $r) {
+        __typename ... on Revocation { revoked } ... on Problem { code field message } } }"""
+
+    def revoke(runner: str) -> dict[str, Any]:
+        variables = {"id": campaign.id, "t": campaign.gm, "r": runner}
+        answer = client.post("/graphql", json={"query": mutation, "variables": variables})
+        done: dict[str, Any] = answer.json()["data"]["revokeCampaignTokens"]
+        return done
+
+    # "" names no runner: refused at the argument, not read as "every token".
+    refused = revoke("")
+    assert (refused["code"], refused["field"]) == ("invalid_request", "runner")
+    assert refused["message"].startswith("runner:")
+    for token in (campaign.gm, *campaign.players.values()):
+        assert campaign.call("GET", "", token).status_code == 200
+    assert revoke("r1") == {"__typename": "Revocation", "revoked": "member:r1"}
+    assert campaign.call("GET", "", campaign.players["r1"]).status_code == 401
+    assert campaign.call("GET", "", campaign.players["r2"]).status_code == 200
+
+
 def test_a_revoked_token_is_refused_on_both_transports_for_views_and_commands(
     client: httpx.Client,
 ) -> None:
