@@ -255,6 +255,7 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
         names = {id(gm): "gm", id(spectator.page): "spectator"}
         names.update({id(w.page): m for m, w in players.items()})
         slow: list[tuple[float, str]] = []
+        revealed = False
         for move in range(MAX_MOVES):
             if _phase(gm) in ("escaped", "ended"):
                 break
@@ -277,18 +278,31 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
                 shown = _river_text(page)
                 assert not [label for label in labels if label in shown], (move, shown)
                 assert page.locator(".hidden-note").count() == 0
-            if move == 2:  # a GM override: a face-down card revealed to the whole table
+            if move >= 2 and not revealed:  # a GM override: a face-down card shown to all
+                # The GM page offers it at a turn's decision point, never for the river's
+                # last face-down card (the engine refuses both: someone must flip).
+                # The GM's command says which version it saw; a stale one is refused.
+                _caught_up(gm, _recorded(site, session, gm_token)["version"])
+                if _phase(gm) != "turn":
+                    assert gm.locator(".overrides").count() == 0, _phase(gm)
                 reveal = gm.get_by_role("button", name=re.compile("^Reveal "))
-                # (the river's last face-down card is refused: someone must be able to flip)
-                if reveal.count() >= 2:
-                    # The GM's command says which version it saw; a stale one is refused.
-                    _caught_up(gm, _recorded(site, session, gm_token)["version"])
+                if reveal.count():
+                    revealed = True
                     named = reveal.first.get_attribute("aria-label") or ""
                     label = named.removeprefix("Reveal ")
                     reveal.first.click()
-                    spectator.page.locator(".river .card.face", has_text=label).wait_for(
-                        timeout=5000
-                    )
+                    shown_to = spectator.page.locator(".river .card.face", has_text=label)
+                    try:
+                        shown_to.wait_for(timeout=LATE_SECONDS * 1000)
+                    except PlaywrightError:
+                        recorded = _recorded(site, session, gm_token)
+                        problem = gm.locator(".problem").all_inner_texts()
+                        river = _river_text(spectator.page)
+                        raise AssertionError(
+                            f"{label} revealed? GM page says {problem}, spectator shows "
+                            f"{river!r} at {_version(spectator.page)}, server at "
+                            f"{recorded['version']} face up {recorded['view']['face_up']}"
+                        ) from None
             if move == 1:  # a roll into the table's log, thrown as 3D dice on the server's faces
                 _roll_at_the_table(players["p1"].page, players["p2"].page)
             if move == 5:  # a lost socket: the feed reconnects and resumes after its version
@@ -311,6 +325,7 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
                 assert len(logged) == len(set(logged)) > 0
         else:
             raise AssertionError(f"the maze did not end in {MAX_MOVES} moves")
+        assert revealed, "the GM page never offered to reveal a card"
 
         # Every event reached the feed once and in order, across the lost socket.
         shown = spectator.page.locator(".log li").evaluate_all(

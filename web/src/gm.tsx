@@ -173,11 +173,17 @@ export function GmTable({ id }: { id: string }) {
   if (!table) return <Problem error={error} />;
   const v = table.view;
   const cards = (v.cards ?? {}) as Record<string, { kind: string; label: string }>;
-  const slots = Object.entries((v.slots ?? {}) as Record<string, string>);
+  // The river in its order, each card with its slot (`slots` also names held cards).
+  const slotOf = new Map(Object.entries((v.slots ?? {}) as Record<string, string>).map(([s, c]) => [c, s]));
+  const river = ((v.river ?? []) as string[]).map((c) => [slotOf.get(c) ?? c, c] as const);
   const faceUp = new Set((v.face_up ?? []) as string[]);
   const party = (v.party ?? []) as Member[];
   const phase = String(v.phase);
   const live = !["escaped", "ended"].includes(phase);
+  // The engine takes card overrides at a turn's decision point only, and never turns
+  // the river's last face-down card up (someone must be able to flip).
+  const overrides = phase === "turn";
+  const revealable = river.filter(([, c]) => !faceUp.has(c)).length > 1;
   const command = async (body: Json): Promise<void> => {
     setActing(null);
     try {
@@ -219,12 +225,12 @@ export function GmTable({ id }: { id: string }) {
       </Section>
       <Section title="River">
         <div class="river">
-          {slots.map(([slot, cardId]) => (
+          {river.map(([slot, cardId]) => (
             <div class="gm-card" key={slot}>
               <Card card={seen(cardId, slot)} />
-              {live && (
+              {overrides && (
                 <div class="overrides">
-                  {!faceUp.has(cardId) && (
+                  {revealable && !faceUp.has(cardId) && (
                     <button
                       type="button"
                       aria-label={`Reveal ${cards[cardId]?.label ?? slot}`}
