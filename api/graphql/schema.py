@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -27,6 +29,7 @@ from strawberry.extensions import (
 from strawberry.http.types import QueryParams
 from strawberry.schema.config import StrawberryConfig
 from strawberry.schema.name_converter import NameConverter
+from strawberry.schema.schema import validate_document
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
@@ -173,13 +176,46 @@ class Gate(MaskInternalErrors):
         self.cached_validate_document = validate  # by ValidationCache's
 
 
+class ValidatedDocuments:
+    """`validate_document` remembered by the document object: ValidationCache's function
+    without its key's cost.
+
+    ValidationCache keys an lru_cache on (schema, document, rules), and a graphql-core
+    document hashes by walking its whole tree, on every operation (12 µs for
+    bench/api.py's flip mutation; a lookup here takes 0.5). The parse cache hands out
+    one document object per query text, so the object names the document; each entry
+    holds its schema and document, so neither id can be taken by another object while
+    the entry lives.
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._entries: OrderedDict[tuple[int, int, Any], tuple[Any, Any, Any]] = OrderedDict()
+        self._lock = threading.Lock()  # test clients call from their own threads
+
+    def __call__(self, schema: Any, document: Any, rules: Any) -> Any:
+        """The errors `validate_document(schema, document, rules)` gives (made once)."""
+        key = (id(schema), id(document), rules)
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None and found[0] is schema and found[1] is document:
+                self._entries.move_to_end(key)
+                return found[2]
+        errors = validate_document(schema, document, rules)
+        with self._lock:
+            self._entries[key] = (schema, document, errors)
+            if len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
+        return errors
+
+
 def build_schema(settings: Settings) -> strawberry.Schema:
     """The schema as `settings` configure it (introspection off in production by default)."""
     return _schema(introspection=settings.introspection_on)
 
 
 def _schema(introspection: bool) -> strawberry.Schema:
-    # The limits' validation rules are built once: ValidationCache keys on the rule
+    # The limits' validation rules are built once: the validation cache keys on the rule
     # classes, and each limiter instance would build new ones (a miss on every request).
     # Their errors are coded `query_too_complex` (api/graphql/errors.py).
     limits = [
@@ -195,7 +231,7 @@ def _schema(introspection: bool) -> strawberry.Schema:
     # Parsing and validating a small query cost several times its resolvers; clients
     # send the same few documents over and over (bounded LRUs, per process).
     parse = ParseCache(maxsize=PARSE_CACHE).cached_parse_document
-    validate = ValidationCache(maxsize=PARSE_CACHE).cached_validate_document
+    validate = ValidatedDocuments(maxsize=PARSE_CACHE)
     extensions: list[Callable[[], SchemaExtension]] = [lambda: Gate(rules, parse, validate)]
     return DaedalusSchema(
         query=Query,
