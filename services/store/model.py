@@ -6,8 +6,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-# One encoder for every event: json.dumps with options builds a new one per call.
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+import orjson
+
+# What orjson refuses (an integer past 64 bits) the standard library writes; one encoder
+# for it (json.dumps with options builds a new one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 ANY = -1
 """Expected version: append whatever the stream's version is."""
@@ -24,8 +28,11 @@ class NewEvent:
     data: dict[str, Any] = field(default_factory=dict)
 
     def body(self) -> str:
-        """The data as canonical JSON (sorted keys), the stored form."""
-        return _ENCODER.encode(self.data)
+        """The data as canonical JSON (sorted keys, compact, UTF-8 text), the stored form."""
+        try:
+            return orjson.dumps(self.data, option=_CANONICAL).decode()
+        except TypeError:  # orjson's refusals; the standard library's are the batch's
+            return _ENCODER.encode(self.data)
 
 
 @dataclass(frozen=True, slots=True)
