@@ -4,20 +4,19 @@
 // them. Run by tests/e2e/test_typescript_client.py (make test); exits non-zero on failure.
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { createDaedalus, documents, ok, type SessionEventsSubscription } from "../src/index.js";
+import { createDaedalus, documents, ok, type components, type SessionEventsSubscription } from "../src/index.js";
 
 const baseUrl = process.env.DAEDALUS_URL;
 if (!baseUrl) throw new Error("set DAEDALUS_URL");
 const daedalus = createDaedalus({ baseUrl, webSocketImpl: WebSocket });
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
-// The session views are still free-form in the contract (issue 13): the fields used here.
-interface SeenView {
-  phase: string;
-  active: string | null;
-  river: { face_up: boolean; slot?: string }[];
-  choice: { options: string[] } | null;
-}
+// Every type below is generated from openapi/openapi.yaml: a player's view and the GM's
+// are told apart by what they carry (only the GM's names every card).
+type Schemas = components["schemas"];
+type TableView = Schemas["LabyrinthTableView"];
+type AnyView = TableView | Schemas["LabyrinthGmView"];
+const isTableView = (view: AnyView): view is TableView => !("cards" in view);
 
 async function main(): Promise<void> {
   const rolled = await daedalus.graphql(documents.RollDocument, { expression: "3d6", seed: "ts-client" });
@@ -32,8 +31,8 @@ async function main(): Promise<void> {
     { id: "p2", name: "Bryn" },
   ];
   const created = ok(await daedalus.rest.POST("/v1/sessions", { body: { preset: "standard_deck", party } }));
-  const sessionId = created.session_id!;
-  const gm = created.gm_token!;
+  const sessionId = created.session_id;
+  const gm = created.gm_token;
   const players: Record<string, string> = {};
   for (const member of ["p1", "p2"]) {
     const issued = ok(
@@ -43,7 +42,7 @@ async function main(): Promise<void> {
         ...bearer(gm),
       }),
     );
-    players[member] = issued.token!;
+    players[member] = issued.token;
   }
 
   const seen: { version: number; type: string }[] = [];
@@ -57,15 +56,15 @@ async function main(): Promise<void> {
     },
   );
 
-  const view = async (token: string): Promise<SeenView> => {
+  const view = async (token: string): Promise<AnyView> => {
     const got = ok(await daedalus.rest.GET("/v1/sessions/{session_id}", { params: { path: { session_id: sessionId } }, ...bearer(token) }));
-    return got.view as unknown as SeenView;
+    return got.view;
   };
-  const send = async (token: string, command: Record<string, unknown>): Promise<void> => {
+  const send = async (token: string, command: Schemas["CommandBody"]): Promise<void> => {
     ok(
       await daedalus.rest.POST("/v1/sessions/{session_id}/commands", {
         params: { path: { session_id: sessionId } },
-        body: command as never,
+        body: command,
         ...bearer(token),
       }),
     );
@@ -83,8 +82,13 @@ async function main(): Promise<void> {
     assert.ok(active && players[active], `an active player in phase ${table.phase}`);
     const token = players[active]!;
     const mine = await view(token);
+    assert.ok(isTableView(mine), "a player's view, not the GM's");
     if (mine.phase === "trap") await send(token, { type: "SkipDisarm", player: active });
-    else if (mine.phase === "choice") await send(token, { type: "ChooseCard", player: active, card: mine.choice!.options[0] });
+    else if (mine.phase === "choice") {
+      const card = mine.choice?.options[0];
+      assert.ok(card, "a card to choose");
+      await send(token, { type: "ChooseCard", player: active, card });
+    }
     else {
       const card = mine.river.find((c) => !c.face_up)?.slot;
       assert.ok(card, "a face-down card to flip");
@@ -100,7 +104,7 @@ async function main(): Promise<void> {
       ...bearer(gm),
     }),
   );
-  const stored = (events.events ?? []) as { version: number; type: string }[];
+  const stored = events.events;
   const deadline = Date.now() + 10_000;
   while (seen.length < stored.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   following.stop();
