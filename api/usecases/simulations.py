@@ -28,6 +28,7 @@ from services.dice import new_seed
 from services.errors import DomainError
 from services.labyrinth import DeckCounts, MazeDefinition, PartyMember
 from services.sim.runner import SimulationSpec
+from services.sim.stats import SimulationStatistics
 from services.sim.tuner import TuningPlan, configurations, deck_variants
 from workers.client import Jobs, key, send_jobs_to, submit, submit_tuning
 
@@ -207,70 +208,6 @@ class StartedTuning(Result):
     configurations: int
     games_per_configuration: int
     games: int
-
-
-class Outcomes(Result):
-    """How many games ended each way."""
-
-    right_paths: int
-    monster_killed: int
-    party_defeated: int
-    no_cards_left: int
-    turn_limit: int
-
-
-class TurnCount(Result):
-    """Games that lasted `turns` turns."""
-
-    turns: int
-    games: int
-
-
-class TurnStatistics(Result):
-    """Turns a game lasted; the histogram only on a simulation, not a tuning's candidate."""
-
-    mean: float
-    sd: float
-    p10: int
-    median: int
-    p90: int
-    histogram: list[TurnCount] | None = None
-
-
-class EncounterStatistics(Result):
-    """Encounters a game met."""
-
-    mean: float
-    sd: float
-
-
-class TrapStatistics(Result):
-    """Traps triggered and disarmed."""
-
-    triggered_per_game: float
-    disarmed_per_game: float
-    disarm_rate: float
-
-
-class SimulationStatistics(Result):
-    """Escape rate and its 95% CI, outcomes, turns, encounters, traps."""
-
-    games: int
-    escape_rate: float
-    escape_ci95: list[float]
-    outcomes: Outcomes
-    turns: TurnStatistics
-    encounters: EncounterStatistics
-    traps: TrapStatistics
-
-    @classmethod
-    def of(cls, summary: dict[str, Any]) -> SimulationStatistics:
-        """From the simulator's summary (services/sim/stats.py, as a job stores it)."""
-        turns = dict(summary["turns"])
-        if "histogram" in turns:
-            counts = turns.pop("histogram").items()
-            turns["histogram"] = [TurnCount(turns=int(k), games=v) for k, v in counts]
-        return cls.model_validate(summary | {"turns": turns})
 
 
 class SimulationChart(Result):

@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from services.sim.game import ESCAPED_KILL, ESCAPED_PATHS, OUTCOMES, GameResult
 
 Z95 = 1.959963984540054
@@ -127,3 +129,76 @@ def summarise(t: Tally) -> dict[str, Any]:
             "disarm_rate": t.disarmed / t.traps if t.traps else 0.0,
         },
     }
+
+
+# --- the summary typed: what the API answers (its GraphQL and OpenAPI types) ---------------
+
+
+class Typed(BaseModel):
+    """Base of the summary's models: built from `summarise`'s JSON, never coerced."""
+
+    model_config = ConfigDict(frozen=True, strict=True)
+
+
+class Outcomes(Typed):
+    """How many games ended each way."""
+
+    right_paths: int
+    monster_killed: int
+    party_defeated: int
+    no_cards_left: int
+    turn_limit: int
+
+
+class TurnCount(Typed):
+    """Games that lasted `turns` turns."""
+
+    turns: int
+    games: int
+
+
+class TurnStatistics(Typed):
+    """Turns a game lasted; the histogram only on a simulation, not a tuning's candidate."""
+
+    mean: float
+    sd: float
+    p10: int
+    median: int
+    p90: int
+    histogram: list[TurnCount] | None = None
+
+
+class EncounterStatistics(Typed):
+    """Encounters a game met."""
+
+    mean: float
+    sd: float
+
+
+class TrapStatistics(Typed):
+    """Traps triggered and disarmed."""
+
+    triggered_per_game: float
+    disarmed_per_game: float
+    disarm_rate: float
+
+
+class SimulationStatistics(Typed):
+    """Escape rate and its 95% CI, outcomes, turns, encounters, traps."""
+
+    games: int
+    escape_rate: float
+    escape_ci95: list[float]
+    outcomes: Outcomes
+    turns: TurnStatistics
+    encounters: EncounterStatistics
+    traps: TrapStatistics
+
+    @classmethod
+    def of(cls, summary: dict[str, Any]) -> SimulationStatistics:
+        """From `summarise`'s dict (as a job stores it)."""
+        turns = dict(summary["turns"])
+        if "histogram" in turns:
+            counts = turns.pop("histogram").items()
+            turns["histogram"] = [TurnCount(turns=int(k), games=v) for k, v in counts]
+        return cls.model_validate(summary | {"turns": turns})
