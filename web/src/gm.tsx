@@ -253,6 +253,11 @@ export function GmTable({ id }: { id: string }) {
             </div>
           ))}
         </div>
+        {((v.held ?? []) as string[]).length > 0 && (
+          <p>
+            Held: <span class="held">{((v.held ?? []) as string[]).map((c) => cards[c]?.label ?? c).join(" · ")}</span>
+          </p>
+        )}
         <p>
           Deck ({((v.deck ?? []) as string[]).length}):{" "}
           <span class="deck-order">
