@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -35,7 +35,7 @@ from infra.settings import Settings
 from services.store import RedisEventStore
 from services.store.client import AnyRedis
 from services.store.errors import WrongExpectedVersion
-from services.store.model import ANY, AppendResult, NewEvent
+from services.store.model import AppendResult
 from services.store.revocations import Guard
 from workers.client import quick_client, read_task_metrics
 
@@ -246,16 +246,12 @@ class ObservedEventStore(RedisEventStore):
         super().__init__(client, tenant)
         self.metrics = metrics
 
-    def append(
-        self,
-        stream: str,
-        events: Sequence[NewEvent],
-        expected_version: int = ANY,
-        guard: Guard | None = None,
+    def appended(
+        self, stream: str, expected_version: int, guard: Guard | None, reply: Any
     ) -> AppendResult:
-        """RedisEventStore.append, observed."""
+        """RedisEventStore.appended, observed (on the threads' client and the asyncio one)."""
         try:
-            result = super().append(stream, events, expected_version, guard)
+            result = super().appended(stream, expected_version, guard, reply)
         except WrongExpectedVersion:
             self.metrics.append_conflicts.inc()
             raise

@@ -31,6 +31,7 @@ from services.store import (
     connect_url,
     start_embedded,
 )
+from services.store.aio import AsyncEventStore, AsyncRedis, async_event_store_client
 from services.store.campaigns import CampaignClock
 from services.store.client import Timeouts, store_client
 from services.store.fairrolls import FairRolls
@@ -59,6 +60,10 @@ class Runtime:
     _clocks: dict[str, CampaignClock] = field(default_factory=dict)
     _revocations: dict[str, Revocations] = field(default_factory=dict)
     schedule: TickSchedule = field(init=False)
+    # The session commands' asyncio client of the event store (services/store/aio.py),
+    # opened in the event loop by the lifespan; without it they block in a thread.
+    aio: AsyncRedis | None = None
+    _aio_stores: dict[str, AsyncEventStore] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.schedule = TickSchedule(self.connection.client)
@@ -90,6 +95,16 @@ class Runtime:
     def store_for(self, tenant: str) -> RedisEventStore:
         """The event store of `tenant`."""
         return self.sessions_for(tenant).store
+
+    def async_store_for(self, tenant: str) -> AsyncEventStore | None:
+        """`tenant`'s (observed) event store on the asyncio client, once it is open."""
+        if self.aio is None:
+            return None
+        found = self._aio_stores.get(tenant)
+        if found is None:
+            fresh = AsyncEventStore(self.store_for(tenant), self.aio)
+            found = self._aio_stores.setdefault(tenant, fresh)
+        return found
 
     def campaigns_for(self, tenant: str) -> SessionService[CampaignState]:
         """The campaign service of `tenant`, on the sessions' (observed) store."""
@@ -152,6 +167,8 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     runtime started it) the embedded Redis: nothing is left to reconnect to a stopped Redis.
     """
     runtime = await run_in_threadpool(open_runtime, app.state.settings, app.state.metrics)
+    outage = getattr(runtime.connection.client, "outage", None)
+    runtime.aio = async_event_store_client(runtime.connection.url, runtime.timeouts, outage)
     app.state.runtime = runtime
     # The request path's threads (api/usecases/run.py), as many as anyio's default.
     app.state.threads = threads = ThreadPoolExecutor(THREADS, thread_name_prefix="api")
@@ -163,6 +180,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await run_in_threadpool(stop_sending_jobs)
         if runtime._broker is not None:
             runtime._broker.close()
+        await runtime.aio.aclose()
         await run_in_threadpool(runtime.connection.close)
 
 

@@ -7,6 +7,8 @@ table, a spectator the public feed (services/labyrinth/views.py and redact.py).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from api.sessions.commands import GmCommand, PlayerCommand, authorize
@@ -33,7 +35,7 @@ from services.labyrinth.codec import decode_event
 from services.labyrinth.errors import NOT_STARTED, UNKNOWN_PLAYER, LabyrinthError
 from services.store.errors import WrongExpectedVersion
 from services.store.revocations import Guard
-from services.store.sessions import SessionService
+from services.store.sessions import AsyncStore, Executed, SessionService
 from services.store.tables import Tables
 
 
@@ -125,15 +127,44 @@ def send(
     # No separate "has it started?" read: `execute` loads the state (one stream read past
     # the cached version), and every command the API accepts is refused `not_started` by
     # the engine on a session with no events, recording nothing.
+    with _no_such_session():
+        done = sessions.execute(**_arguments(grant, command, guard))
+    return _answer(grant, done)
+
+
+async def asend(
+    sessions: SessionService[MazeState],
+    store: AsyncStore,
+    grant: RoleToken,
+    command: PlayerCommand | GmCommand,
+    guard: Guard | None = None,
+) -> dict[str, Any]:
+    """`send`, awaiting the store in the event loop (`store`: the tenant's asyncio one)."""
+    authorize(grant, command)
+    with _no_such_session():
+        done = await sessions.aexecute(store, **_arguments(grant, command, guard))
+    return _answer(grant, done)
+
+
+def _arguments(
+    grant: RoleToken, command: PlayerCommand | GmCommand, guard: Guard | None
+) -> dict[str, Any]:
+    """`execute`'s arguments for a command the token sends."""
+    return {
+        "session_id": grant.session_id,
+        "command": command.to_domain(),
+        "rng": SystemRng(),
+        "seen_version": command.seen_version,
+        "command_id": scoped_command_id(grant, command.command_id),
+        "guard": guard,
+    }
+
+
+@contextmanager
+def _no_such_session() -> Iterator[None]:
+    """A command to a session with no events is refused as one to no session."""
     try:
-        done = sessions.execute(
-            grant.session_id,
-            command.to_domain(),
-            SystemRng(),
-            seen_version=command.seen_version,
-            command_id=scoped_command_id(grant, command.command_id),
-            guard=guard,
-        )
+        yield
     except LabyrinthError as exc:
         if exc.code == NOT_STARTED:
             raise LabyrinthError("no such session", code=NOT_STARTED) from None
@@ -142,6 +173,10 @@ def send(
         if exc.actual_version == 0:
             raise LabyrinthError("no such session", code=NOT_STARTED) from None
         raise
+
+
+def _answer(grant: RoleToken, done: Executed[MazeState]) -> dict[str, Any]:
+    """A recorded command's events and view, as its sender's viewer sees them."""
     viewer = viewer_of(grant)
     return {
         "version": done.version,

@@ -28,7 +28,7 @@ from api.problems import RateLimited
 from api.ratelimit import TokenBuckets
 from api.tables.revocation import REVOKED, scopes_of
 from api.tables.tokens import RoleToken, TokenRevoked
-from api.usecases.table import Call, Redacted, UseCase
+from api.usecases.table import AsyncService, Call, Redacted, UseCase
 from services.errors import DomainError
 from services.store.errors import Revoked
 from services.store.revocations import Guard
@@ -105,10 +105,15 @@ async def execute(
         guard = Guard(grant.issued_at_ms, tuple(scopes_of(grant)))
     call = call_of(conn, grant, guard)
     service: Callable[[Any, Call], BaseModel | Redacted] = row.service
+    live = None
     if grant is not None and row.table is not None:
-        service = partial(_live_first, row.table.kind.live, conn, grant, row.service)
+        live = row.table.kind.live
+        service = partial(_live_first, live, conn, grant, row.service)
     bound = _bound(row)
-    if bound is not None:
+    aio = call.runtime is not None and call.runtime.aio is not None
+    if live is not None and grant is not None and row.aservice is not None and aio:
+        result = await _live_first_async(live, conn, grant, row.aservice, call, request)
+    elif bound is not None:
         async with bound:
             result = await in_thread(conn, service, request, call)
     elif grant is not None or (row.cpu(request) if callable(row.cpu) else row.cpu):
@@ -117,6 +122,33 @@ async def execute(
         result = service(request, call)
     if row.rolls:
         count_roll(conn, transport)
+    return result
+
+
+async def _live_first_async(
+    live: Callable[[HTTPConnection, RoleToken], None],
+    conn: HTTPConnection,
+    grant: RoleToken,
+    service: AsyncService,
+    call: Call,
+    request: Any,
+) -> BaseModel | Redacted:
+    """`_live_first` for a row's `aservice`, awaited in the event loop: the append script
+    checks the token, and only a call that never reached it reads the revocations (in a
+    thread, as the rare path it is)."""
+    guard = call.guard
+    if guard is None:  # pragma: no cover - a row with an `aservice` is `guarded`
+        raise TypeError("an asyncio table row is a guarded one")
+    try:
+        result = await service(request, call)
+    except Revoked:
+        raise TokenRevoked(REVOKED) from None
+    except DomainError:
+        if not guard.checked:
+            await in_thread(conn, live, conn, grant)
+        raise
+    if not guard.checked:
+        await in_thread(conn, live, conn, grant)
     return result
 
 

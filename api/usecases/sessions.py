@@ -26,8 +26,8 @@ from api.sessions import usecases
 from api.sessions.commands import CommandBody, GmOverride, SessionCommand
 from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import SESSIONS
-from api.tables.access import now
-from api.tables.tokens import Forbidden
+from api.tables.access import NotReady, now
+from api.tables.tokens import Forbidden, RoleToken
 from api.usecases.table import BODY_ERRORS, Call, Redacted, UseCase, no_store
 from api.usecases.tables import (
     REVOKE_NOTE,
@@ -69,7 +69,21 @@ def send_command(request: Any, call: Call) -> Redacted:
     """One command as the token allows; its events and the view, for the sender."""
     command = request.root if isinstance(request, CommandBody) else request
     grant = call.granted()
-    result = usecases.send(_sessions(call), grant, command, call.guard)
+    return _shown(grant, usecases.send(_sessions(call), grant, command, call.guard))
+
+
+async def asend_command(request: Any, call: Call) -> Redacted:
+    """`send_command` in the event loop, on the tenant's asyncio store."""
+    command = request.root if isinstance(request, CommandBody) else request
+    grant, runtime = call.granted(), call.store()
+    store = runtime.async_store_for(call.tenant)
+    if store is None:  # pragma: no cover - run.py awaits this only with the client open
+        raise NotReady("the event store is not reachable")
+    sessions = runtime.sessions_for(call.tenant)
+    return _shown(grant, await usecases.asend(sessions, store, grant, command, call.guard))
+
+
+def _shown(grant: RoleToken, result: dict[str, Any]) -> Redacted:
     gm = grant.role == "gm"
     return Redacted(result, lambda data: shown_result(data, gm=gm))
 
@@ -161,7 +175,7 @@ def _override(model: type[BaseModel]) -> UseCase:
     return UseCase(
         f"send{tag}", None, "", "mutation", to_snake_case(tag), model, CommandResult, send_command,
         str(model.__doc__).split("\n")[0].rstrip("."), TAG, table=SESSION, cpu=True,
-        fixed=(("type", tag),), guarded=True,
+        fixed=(("type", tag),), guarded=True, aservice=asend_command,
     )  # fmt: skip
 
 
@@ -186,7 +200,8 @@ ROWS: tuple[UseCase, ...] = (
     UseCase("sendCommand", "POST", f"{_ONE}/commands", "mutation", "send_command",
             CommandBody, CommandResult, send_command, "Send one command", TAG, table=SESSION,
             errors=TABLE_ERRORS, cpu=True, graphql_args=_SEND_ARGS,
-            from_graphql=_command_from_graphql, problem_field=_command_field, guarded=True),
+            from_graphql=_command_from_graphql, problem_field=_command_field, guarded=True,
+            aservice=asend_command),
     UseCase("getEvents", "GET", f"{_ONE}/events", "query", "session_events", EventsAfter,
             SessionEventPage, paging(SESSIONS, shown_page), "This viewer's redacted events",
             TAG, table=SESSION,

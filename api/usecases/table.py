@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -100,6 +100,9 @@ def no_store(_: Any) -> dict[str, str]:
 
 # A service callable: the validated request (None for a row without one) and the call.
 Service = Callable[[Any, Call], "BaseModel | Redacted"]
+# A table row's service in the event loop, when the runtime has its asyncio store:
+# `service` still serves where it has none (api/usecases/run.py).
+AsyncService = Callable[[Any, Call], Awaitable["BaseModel | Redacted"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +155,9 @@ class UseCase:
     `from_graphql` turning the given arguments into the request's fields and
     `problem_field` naming a refused field as the caller spelled it. A `guarded` table
     row's one write is an append made with `call.guard`: its revocation check rides on
-    the append script instead of a read of its own (api/usecases/run.py).
+    the append script instead of a read of its own (api/usecases/run.py). A table row's
+    `aservice` does what `service` does, awaiting the store in the event loop instead of
+    blocking a thread; it serves whenever the runtime has its asyncio store.
     """
 
     name: str
@@ -181,6 +186,7 @@ class UseCase:
     from_graphql: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     problem_field: Callable[[dict[str, Any], str], str] | None = None
     guarded: bool = False
+    aservice: AsyncService | None = None
 
     @property
     def public(self) -> bool:

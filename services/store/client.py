@@ -127,7 +127,7 @@ class StoreClient(redis.Redis):
         try:
             result = super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
         except UNREACHABLE as exc:
-            raise _unavailable(self.outage, exc) from exc
+            raise unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return result
 
@@ -148,7 +148,7 @@ class StorePipeline(Pipeline):
         try:
             result: list[Any] = super().execute(raise_on_error)
         except UNREACHABLE as exc:
-            raise _unavailable(self.outage, exc) from exc
+            raise unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return result
 
@@ -171,7 +171,7 @@ class StoreCluster(RedisCluster):
         try:
             result = super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
         except UNREACHABLE_CLUSTER as exc:
-            raise _unavailable(self.outage, exc) from exc
+            raise unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return result
 
@@ -195,12 +195,12 @@ class StoreClusterPipeline(ClusterPipeline):
         try:
             result: list[Any] = super().execute(raise_on_error)
         except UNREACHABLE_CLUSTER as exc:
-            raise _unavailable(self.outage, exc) from exc
+            raise unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return result
 
 
-def _unavailable(outage: Outage, error: BaseException) -> StoreUnavailable:
+def unavailable(outage: Outage, error: BaseException) -> StoreUnavailable:
     if isinstance(error, StoreUnavailable):
         return error
     outage.failed(error)

@@ -89,9 +89,7 @@ class RedisEventStore:
         sharing only some ids with stored events is refused. With a `guard`, a revoked
         role token's batch is refused first (`Revoked`), in the same script.
         """
-        bodies = _validate(stream, events)
-        batch = [(e.id, e.type, body) for e, body in zip(events, bodies, strict=True)]
-        return self._script_append(stream, batch, expected_version, guard)
+        return self._script_append(stream, triples(stream, events), expected_version, guard)
 
     def _script_append(
         self,
@@ -101,6 +99,25 @@ class RedisEventStore:
         guard: Guard | None = None,
     ) -> AppendResult:
         """Run the append script on (id, type, JSON body) triples, as they are."""
+        keys, args = self.append_call(stream, batch, expected_version, guard)
+        try:
+            reply: Any = self.client.evalsha(self._sha, len(keys), *keys, *args)
+        except NoScriptError:  # a restarted server forgot it: send the script once
+            reply = self.client.eval(self._script, len(keys), *keys, *args)
+        return self.appended(stream, expected_version, guard, reply)
+
+    # The session path's commands are each split in two, the command and the reading of
+    # its reply, so that the asyncio store (services/store/aio.py) sends the same ones and
+    # reads them the same way.
+
+    def append_call(
+        self,
+        stream: str,
+        batch: Sequence[tuple[str, str, str]],
+        expected_version: int,
+        guard: Guard | None = None,
+    ) -> tuple[list[str], list[Any]]:
+        """The append script's keys and arguments for (id, type, JSON body) triples."""
         k = self.keys
         shard = k.shard(stream)
         args: list[Any] = [stream, expected_version, len(batch)]
@@ -112,10 +129,12 @@ class RedisEventStore:
         if guard is not None:
             keys.append(k.revocations(stream))
             args += [guard.issued_ms, *guard.scopes]
-        try:
-            reply: Any = self.client.evalsha(self._sha, len(keys), *keys, *args)
-        except NoScriptError:  # a restarted server forgot it: send the script once
-            reply = self.client.eval(self._script, len(keys), *keys, *args)
+        return keys, args
+
+    def appended(
+        self, stream: str, expected_version: int, guard: Guard | None, reply: Any
+    ) -> AppendResult:
+        """The append script's reply: the result, or the refusal raised."""
         tag = _str(reply[0])
         if guard is not None and tag != "invalid":
             guard.checked = True  # the script checks the guard before anything but shape
@@ -134,6 +153,11 @@ class RedisEventStore:
             else "these event ids are already stored, but not as this batch"
         )
 
+    @property
+    def script(self) -> tuple[str, str]:
+        """The append script's SHA-1 and its text."""
+        return self._sha, self._script
+
     # -- reading -----------------------------------------------------------------------
 
     def version(self, stream: str) -> int:
@@ -145,10 +169,12 @@ class RedisEventStore:
         self, stream: str, from_version: int = 1, limit: int | None = None
     ) -> list[RecordedEvent]:
         """The stream's events from `from_version` (inclusive), in order."""
-        entries: Any = self.client.xrange(
-            self.keys.events(stream), f"0-{max(from_version, 1)}", "+", count=limit
-        )
-        return [_recorded_from_stream(stream, eid, fields) for eid, fields in entries]
+        entries: Any = self.client.xrange(*self.read_call(stream, from_version), count=limit)
+        return recorded_from_stream(stream, entries)
+
+    def read_call(self, stream: str, from_version: int = 1) -> tuple[str, str, str]:
+        """XRANGE's key, start and end for `read`."""
+        return self.keys.events(stream), f"0-{max(from_version, 1)}", "+"
 
     def read_all(self, after: int = 0, limit: int | None = 1000) -> list[RecordedEvent]:
         """The tenant's global log after position `after` (exclusive), in order.
@@ -238,10 +264,7 @@ class RedisEventStore:
     def lookup(self, stream: str, event_id: str) -> tuple[int, int] | None:
         """(version, position) of a stored event id in a stream, or None."""
         found: Any = self.client.hget(self.keys.ids(stream), event_id)
-        if found is None:
-            return None
-        version, position = found.decode().split(":")
-        return int(version), int(position)
+        return looked_up(found)
 
     def head(self) -> int:
         """How many events the tenant's log holds: on one Redis, the last global position
@@ -276,22 +299,45 @@ class RedisEventStore:
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Store a stream's state at a version (replacing an older snapshot only)."""
         key = self.keys.snapshot(snapshot.stream)
-        body = json.dumps(snapshot.state, sort_keys=True, separators=(",", ":"))
         current: Any = self.client.hget(key, "version")
         if current is not None and int(current) >= snapshot.version:
             return
-        self.client.hset(key, mapping={"version": snapshot.version, "state": body})
+        self.client.hset(key, mapping=snapshot_fields(snapshot))
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
         """The stream's latest snapshot, if any."""
         found: Any = self.client.hgetall(self.keys.snapshot(stream))
-        if not found:
-            return None
-        return Snapshot(stream, int(found[b"version"]), json.loads(found[b"state"]))
+        return snapshot_of(stream, found)
 
     def delete_snapshots(self, stream: str) -> None:
         """Forget a stream's snapshot; it is rebuilt from the events."""
         self.client.delete(self.keys.snapshot(stream))
+
+
+def looked_up(found: bytes | None) -> tuple[int, int] | None:
+    """An event id's stored "version:position", read."""
+    if found is None:
+        return None
+    version, position = found.decode().split(":")
+    return int(version), int(position)
+
+
+def snapshot_of(stream: str, found: dict[bytes, bytes]) -> Snapshot | None:
+    """A snapshot's stored hash, read (None for no hash)."""
+    if not found:
+        return None
+    return Snapshot(stream, int(found[b"version"]), json.loads(found[b"state"]))
+
+
+def snapshot_fields(snapshot: Snapshot) -> dict[Any, Any]:
+    """The fields a snapshot is stored as."""
+    body = json.dumps(snapshot.state, sort_keys=True, separators=(",", ":"))
+    return {"version": snapshot.version, "state": body}
+
+
+def recorded_from_stream(stream: str, entries: Any) -> list[RecordedEvent]:
+    """A stream's XRANGE entries as recorded events."""
+    return [_recorded_from_stream(stream, eid, fields) for eid, fields in entries]
 
 
 def _str(value: bytes | str) -> str:
@@ -300,6 +346,13 @@ def _str(value: bytes | str) -> str:
 
 def _id(position: int) -> str:
     return f"0-{position}"
+
+
+def triples(stream: str, events: Sequence[NewEvent]) -> list[tuple[str, str, str]]:
+    """A batch as the append script takes it, (id, type, JSON body); refused (InvalidBatch)
+    when it can never be written."""
+    bodies = _validate(stream, events)
+    return [(e.id, e.type, body) for e, body in zip(events, bodies, strict=True)]
 
 
 def _validate(stream: str, events: Sequence[NewEvent]) -> list[str]:

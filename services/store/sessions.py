@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -23,6 +23,31 @@ from services.store.redis_store import RedisEventStore
 from services.store.revocations import Guard
 
 S = TypeVar("S")
+T = TypeVar("T")
+
+# A store call: the name of a store method (load_snapshot, read, lookup, append,
+# save_snapshot) and its arguments; `Steps` yields them and returns what it computes.
+StoreCall = tuple[Any, ...]
+Steps = Generator[StoreCall, Any, T]
+
+
+class AsyncStore(Protocol):
+    """The store methods the session steps call, awaitable (services/store/aio.py)."""
+
+    async def load_snapshot(self, stream: str) -> Snapshot | None: ...
+    async def read(
+        self, stream: str, from_version: int = 1, limit: int | None = None
+    ) -> list[RecordedEvent]: ...
+    async def lookup(self, stream: str, event_id: str) -> tuple[int, int] | None: ...
+    async def append(
+        self,
+        stream: str,
+        events: Sequence[NewEvent],
+        expected_version: int = ...,
+        guard: Guard | None = None,
+    ) -> AppendResult: ...
+    async def save_snapshot(self, snapshot: Snapshot) -> None: ...
+
 
 # Events read per round trip when collecting a recorded command's batch.
 BATCH_PAGE = 64
@@ -115,6 +140,11 @@ class SessionService(Generic[S]):
         """The stream name of a session."""
         return f"{self.aggregate.name}-{session_id}"
 
+    # Every method that reads or writes the store is written once, as a generator of the
+    # store calls it makes (`Steps`: each yields a call and is sent its answer or thrown
+    # its error), and run by a driver: `_run` on the store's own client in the caller's
+    # thread, `_arun` on an asyncio store (services/store/aio.py) in the event loop.
+
     def load(self, session_id: str) -> Loaded[S]:
         """The session's state: the cached one or the latest snapshot, plus newer events.
 
@@ -122,6 +152,9 @@ class SessionService(Generic[S]):
         after its version (one round trip, usually empty) keeps it exact even when other
         processes write to the session.
         """
+        return self._run(self._load(session_id))
+
+    def _load(self, session_id: str) -> Steps[Loaded[S]]:
         stream = self.stream(session_id)
         agg = self.aggregate
         with self._lock:
@@ -129,7 +162,7 @@ class SessionService(Generic[S]):
         if cached is not None:
             state, version = cached.state, cached.version
         else:
-            snap = self.store.load_snapshot(stream)
+            snap: Snapshot | None = yield ("load_snapshot", stream)
             state, version = (
                 (agg.initial(), 0)
                 if snap is None
@@ -138,7 +171,8 @@ class SessionService(Generic[S]):
                     snap.version,
                 )
             )
-        for recorded in self.store.read(stream, from_version=version + 1):
+        newer: list[RecordedEvent] = yield ("read", stream, version + 1)
+        for recorded in newer:
             state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
             version = recorded.version
         loaded = Loaded(state, version)
@@ -182,6 +216,34 @@ class SessionService(Generic[S]):
         (RedisEventStore.append): a revoked token's command raises `Revoked`, and
         `guard.checked` says whether the append script got to check it.
         """
+        steps = self._execute(session_id, command, rng, seen_version, command_id, guard)
+        return self._run(steps)
+
+    async def aexecute(
+        self,
+        store: AsyncStore,
+        session_id: str,
+        command: Any,
+        rng: Rng,
+        *,
+        seen_version: int | None = None,
+        command_id: str | None = None,
+        guard: Guard | None = None,
+    ) -> Executed[S]:
+        """`execute` on an asyncio store of the same Redis and tenant, in the event loop:
+        the same steps, with no thread to hop to (the API's session commands)."""
+        steps = self._execute(session_id, command, rng, seen_version, command_id, guard)
+        return await _arun(steps, store)
+
+    def _execute(
+        self,
+        session_id: str,
+        command: Any,
+        rng: Rng,
+        seen_version: int | None,
+        command_id: str | None,
+        guard: Guard | None,
+    ) -> Steps[Executed[S]]:
         stream = self.stream(session_id)
         agg = self.aggregate
         # A cached state is decided on first without reading the stream: the append is
@@ -195,13 +257,13 @@ class SessionService(Generic[S]):
         conflicts = 0
         while conflicts <= self.max_retries:
             optimistic = trusted is not None
-            loaded = trusted if trusted is not None else self.load(session_id)
+            loaded = trusted if trusted is not None else (yield from self._load(session_id))
             trusted = None
             if command_id is not None:
                 # Looked up after the state was read: a command recorded before that read
                 # is found here, so a retry never decides again on a state that already
                 # holds its own events (nor reports that state as a version conflict).
-                done = self.recorded(session_id, command_id)
+                done = yield from self._recorded(session_id, command_id)
                 if done is not None:
                     return done
             if seen_version is not None and loaded.version != seen_version:
@@ -223,7 +285,7 @@ class SessionService(Generic[S]):
                 for i, e in enumerate(events)
             ]
             try:
-                result = self.store.append(stream, batch, loaded.version, guard)
+                result: AppendResult = yield ("append", stream, batch, loaded.version, guard)
             except WrongExpectedVersion:
                 # None of this batch's ids is stored (the script answers a duplicate
                 # first): another command moved the session on. With `seen_version`, the
@@ -235,20 +297,27 @@ class SessionService(Generic[S]):
                 continue
             except IdempotencyConflict:
                 # A twin attempt recorded a batch of another length under these ids.
-                done = None if command_id is None else self.recorded(session_id, command_id)
+                done = None
+                if command_id is not None:
+                    done = yield from self._recorded(session_id, command_id)
                 if done is None:
                     raise
                 return done
             if result.duplicate:
-                done = None if command_id is None else self.recorded(session_id, command_id)
-                if done is not None:
-                    return done
-                return self._duplicate(session_id, list(self._read_batch(stream, result)))
+                if command_id is not None:
+                    done = yield from self._recorded(session_id, command_id)
+                    if done is not None:
+                        return done
+                first = result.versions[0]
+                stored = yield ("read", stream, first, len(result.versions))
+                return (yield from self._duplicate(session_id, stored))
             recorded = tuple(
                 RecordedEvent(stream, v, p, n.id, n.type, n.data)
                 for v, p, n in zip(result.versions, result.positions, batch, strict=True)
             )
-            self._maybe_snapshot(stream, loaded.version, result.last_version, state)
+            if result.last_version // self.snapshot_every > loaded.version // self.snapshot_every:
+                snapshot = Snapshot(stream, result.last_version, agg.encode_state(state))
+                yield ("save_snapshot", snapshot)
             self._remember(stream, Loaded(state, result.last_version))
             if self.publish is not None:
                 self.publish(stream, recorded)
@@ -257,34 +326,63 @@ class SessionService(Generic[S]):
 
     def recorded(self, session_id: str, command_id: str) -> Executed[S] | None:
         """What a command id recorded (as a duplicate, with the current state), or None."""
+        return self._run(self._recorded(session_id, command_id))
+
+    def _recorded(self, session_id: str, command_id: str) -> Steps[Executed[S] | None]:
         stream = self.stream(session_id)
-        first = self.store.lookup(stream, _event_id(command_id, 0))
+        first: tuple[int, int] | None = yield ("lookup", stream, _event_id(command_id, 0))
         if first is None:
             return None
         # A batch is stored contiguously: read on from its first event while the ids match.
         found: list[RecordedEvent] = []
         version = first[0]
         while True:
-            page = self.store.read(stream, from_version=version, limit=BATCH_PAGE)
+            page: list[RecordedEvent] = yield ("read", stream, version, BATCH_PAGE)
             for event in page:
                 if event.id != _event_id(command_id, len(found)):
-                    return self._duplicate(session_id, found)
+                    return (yield from self._duplicate(session_id, found))
                 found.append(event)
             if len(page) < BATCH_PAGE:
-                return self._duplicate(session_id, found)
+                return (yield from self._duplicate(session_id, found))
             version += len(page)
 
-    def _read_batch(self, stream: str, result: AppendResult) -> list[RecordedEvent]:
-        first = result.versions[0]
-        return self.store.read(stream, from_version=first, limit=len(result.versions))
-
-    def _duplicate(self, session_id: str, stored: list[RecordedEvent]) -> Executed[S]:
-        loaded = self.load(session_id)
+    def _duplicate(self, session_id: str, stored: list[RecordedEvent]) -> Steps[Executed[S]]:
+        loaded = yield from self._load(session_id)
         return Executed(tuple(stored), loaded.state, loaded.version, duplicate=True)
 
-    def _maybe_snapshot(self, stream: str, before: int, after: int, state: S) -> None:
-        if after // self.snapshot_every > before // self.snapshot_every:
-            self.store.save_snapshot(Snapshot(stream, after, self.aggregate.encode_state(state)))
+    def _run(self, steps: Steps[T]) -> T:
+        """Run `steps` on the store's own (blocking) client."""
+        store = self.store
+        try:
+            call = next(steps)
+            while True:
+                name, *args = call
+                try:
+                    answer = getattr(store, name)(*args)
+                except Exception as exc:
+                    call = steps.throw(exc)
+                else:
+                    call = steps.send(answer)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+
+
+async def _arun(steps: Steps[T], store: AsyncStore) -> T:
+    """Run `steps` on an asyncio store."""
+    try:
+        call = next(steps)
+        while True:
+            name, *args = call
+            try:
+                answer = await getattr(store, name)(*args)
+            except Exception as exc:
+                call = steps.throw(exc)
+            else:
+                call = steps.send(answer)
+    except StopIteration as done:
+        result: T = done.value
+        return result
 
 
 def _event_id(command_id: str | None, index: int) -> str:

@@ -84,3 +84,51 @@ def test_a_cluster_master_down_is_store_unavailable_at_once_and_logged_once(
     finally:
         client.close()
         cluster.stop()
+
+
+def test_the_asyncio_client_fails_as_fast_and_shares_the_outage_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The API's session commands' client (services/store/aio.py): an unreachable or
+    stalled server is StoreUnavailable within the timeouts, and one outage, met by both
+    clients, is logged once."""
+    import asyncio
+
+    from services.store.aio import AsyncEventStore, async_event_store_client
+
+    server = OwnedRedis(tmp_path)
+    timeouts = Timeouts(connect=0.5, socket=0.5)
+    blocking = store_client(server.url, timeouts, "the test Redis")
+    store = RedisEventStore(blocking, "outage")
+    caplog.set_level(logging.INFO, logger="daedalus.store")
+
+    async def scenario() -> None:
+        client = async_event_store_client(server.url, timeouts, blocking.outage)
+        aio = AsyncEventStore(store, client)
+        try:
+            for _ in range(3):  # nothing listens yet
+                started = time.monotonic()
+                with pytest.raises(StoreUnavailable):
+                    await aio.read("s")
+                assert time.monotonic() - started < 0.5
+            with pytest.raises(StoreUnavailable):
+                store.version("s")  # the same outage, met by the blocking client
+            server.start()
+            assert await aio.read("s") == [] and store.version("s") == 0
+            server.signal(signal.SIGSTOP)
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable):
+                await aio.lookup("s", "e")
+            assert 0.4 < time.monotonic() - started < 1.0
+            server.signal(signal.SIGCONT)
+            assert await aio.load_snapshot("s") is None
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+        blocking.close()
+    records = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert [level for level, _ in records] == ["WARNING", "INFO", "WARNING", "INFO"], records

@@ -1,0 +1,172 @@
+"""The event store's session path on an asyncio client: no thread between a command and Redis.
+
+A session command (services/store/sessions.py, `SessionService.aexecute`) runs in the
+API's event loop: it awaits its few store calls here instead of hopping to a thread
+to block on them. On a 2-core machine the hop and the threads' contention for the GIL
+cost more CPU than the append itself (docs/STORE.md, "Two drivers, one procedure").
+
+`AsyncEventStore` sends the very commands `RedisEventStore` sends, built and read by the
+same methods (`append_call`/`appended`, `read_call`, `looked_up`, `snapshot_of`,
+`snapshot_fields`), on a redis-py asyncio client that fails as the store's blocking one
+does: explicit timeouts, nothing retried, an unreachable server is `StoreUnavailable`
+(and one outage is logged once, shared with the blocking client). One Redis or a Redis
+Cluster, as the URL says.
+
+An asyncio client belongs to the event loop it first connects in: open one per loop
+(the API opens it in its lifespan) and close it there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+import redis.asyncio
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import NoScriptError
+
+from services.store.client import (
+    UNREACHABLE,
+    UNREACHABLE_CLUSTER,
+    Outage,
+    Timeouts,
+    cluster_nodes,
+    is_cluster_url,
+    unavailable,
+)
+from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
+from services.store.redis_store import (
+    RedisEventStore,
+    looked_up,
+    recorded_from_stream,
+    snapshot_fields,
+    snapshot_of,
+    triples,
+)
+from services.store.revocations import Guard
+
+
+class AsyncStoreClient(redis.asyncio.Redis):
+    """An asyncio redis-py client whose unreachable-server errors are `StoreUnavailable`."""
+
+    outage: Outage
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        """Run a command; an unreachable or stalled server is `StoreUnavailable`."""
+        try:
+            result = await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
+        except UNREACHABLE as exc:
+            raise unavailable(self.outage, exc) from exc
+        self.outage.succeeded()
+        return result
+
+
+class AsyncStoreCluster(RedisCluster):
+    """An asyncio redis-py cluster client that fails as `AsyncStoreClient` does.
+
+    Redirections (MOVED, ASK) are followed; a connection error is not retried.
+    """
+
+    outage: Outage
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        """Run a command; an unreachable or stalled node is `StoreUnavailable`."""
+        try:
+            result = await super().execute_command(*args, **options)
+        except UNREACHABLE_CLUSTER as exc:
+            raise unavailable(self.outage, exc) from exc
+        self.outage.succeeded()
+        return result
+
+
+AsyncRedis = AsyncStoreClient | AsyncStoreCluster
+
+
+def async_event_store_client(
+    url: str, timeouts: Timeouts | None = None, outage: Outage | None = None
+) -> AsyncRedis:
+    """An asyncio client of the event store at `url` (`redis+cluster://`: a cluster's),
+    with `store_client`'s timeouts and failures; `outage`: the blocking client's, so an
+    outage is logged once whichever client meets it."""
+    timeouts = timeouts if timeouts is not None else Timeouts()
+    outage = outage if outage is not None else Outage("the event store's Redis")
+    client: AsyncRedis
+    if is_cluster_url(url):
+        nodes, tls = cluster_nodes(url)
+        client = AsyncStoreCluster(
+            startup_nodes=[ClusterNode(n.host, n.port) for n in nodes],
+            ssl=tls,
+            socket_connect_timeout=timeouts.connect,
+            socket_timeout=timeouts.socket,
+            retry=Retry(NoBackoff(), 0),
+        )
+    else:
+        client = cast(
+            AsyncStoreClient,
+            AsyncStoreClient.from_url(
+                url,
+                socket_connect_timeout=timeouts.connect,
+                socket_timeout=timeouts.socket,
+                retry=Retry(NoBackoff(), 0),
+            ),
+        )
+    client.outage = outage
+    return client
+
+
+class AsyncEventStore:
+    """A tenant's event store (`store`: its keys, script and readings) on an asyncio client.
+
+    Only what a session command needs: `append`, `read`, `lookup` and the snapshots.
+    """
+
+    def __init__(self, store: RedisEventStore, client: AsyncRedis) -> None:
+        if store.cluster != isinstance(client, RedisCluster):
+            raise ValueError("the asyncio client and the store are not of one kind of Redis")
+        self.store = store
+        self.client = client
+
+    async def append(
+        self,
+        stream: str,
+        events: Sequence[NewEvent],
+        expected_version: int = ANY,
+        guard: Guard | None = None,
+    ) -> AppendResult:
+        """RedisEventStore.append, awaited."""
+        store = self.store
+        keys, args = store.append_call(stream, triples(stream, events), expected_version, guard)
+        sha, script = store.script
+        try:
+            reply: Any = await self.client.evalsha(sha, len(keys), *keys, *args)
+        except NoScriptError:  # a restarted server forgot it: send the script once
+            reply = await self.client.eval(script, len(keys), *keys, *args)
+        return store.appended(stream, expected_version, guard, reply)
+
+    async def read(
+        self, stream: str, from_version: int = 1, limit: int | None = None
+    ) -> list[RecordedEvent]:
+        """RedisEventStore.read, awaited."""
+        call = self.store.read_call(stream, from_version)
+        entries: Any = await self.client.xrange(*call, count=limit)
+        return recorded_from_stream(stream, entries)
+
+    async def lookup(self, stream: str, event_id: str) -> tuple[int, int] | None:
+        """RedisEventStore.lookup, awaited."""
+        found: Any = await self.client.hget(self.store.keys.ids(stream), event_id)
+        return looked_up(found)
+
+    async def load_snapshot(self, stream: str) -> Snapshot | None:
+        """RedisEventStore.load_snapshot, awaited."""
+        found: Any = await self.client.hgetall(self.store.keys.snapshot(stream))
+        return snapshot_of(stream, found)
+
+    async def save_snapshot(self, snapshot: Snapshot) -> None:
+        """RedisEventStore.save_snapshot, awaited."""
+        key = self.store.keys.snapshot(snapshot.stream)
+        current: Any = await self.client.hget(key, "version")
+        if current is not None and int(current) >= snapshot.version:
+            return
+        await self.client.hset(key, mapping=snapshot_fields(snapshot))

@@ -1,0 +1,89 @@
+"""Session commands on a started app run in the event loop, on the asyncio store
+(services/store/aio.py): no thread hop, the same answers, metrics and token checks."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor, Future
+from pathlib import Path
+from typing import Any
+
+import httpx
+from starlette.applications import Starlette
+
+from api.app import create_app
+from infra.settings import Settings
+from tests.running_app import serving
+
+
+class NoThreads(Executor):
+    """An executor that refuses work: a request that needs a thread fails (500)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        raise RuntimeError("this request was not to leave the event loop")
+
+
+async def _table(http: httpx.AsyncClient) -> tuple[str, str, str, dict[str, Any]]:
+    party = [{"id": "p1", "name": "Ash"}]
+    created = await http.post("/v1/sessions", json={"preset": "standard_deck", "party": party})
+    session = created.json()["session_id"]
+    gm = created.json()["gm_token"]
+    issued = await http.post(
+        f"/v1/sessions/{session}/tokens",
+        json={"role": "player", "member": "p1"},
+        headers={"Authorization": f"Bearer {gm}"},
+    )
+    player = issued.json()["token"]
+    look = await http.get(f"/v1/sessions/{session}", headers={"Authorization": f"Bearer {player}"})
+    return session, gm, player, look.json()["view"]
+
+
+def _appended(metrics: str) -> float:
+    lines = [x for x in metrics.splitlines() if x.startswith("daedalus_events_appended_total")]
+    return sum(float(x.split()[-1]) for x in lines)
+
+
+def test_a_command_is_recorded_without_a_thread_and_a_revoked_token_still_refused(
+    tmp_path: Path,
+) -> None:
+    app: Starlette = create_app(
+        Settings.model_validate({"environment": "test", "data_dir": tmp_path})
+    )
+
+    async def scenario() -> None:
+        async with serving(app) as http:
+            assert app.state.runtime.aio is not None  # opened by the lifespan
+            session, gm, player, view = await _table(http)
+            before = _appended((await http.get("/metrics")).text)
+            threads, app.state.threads = app.state.threads, NoThreads()
+            try:
+                slot = next(c["slot"] for c in view["river"] if not c["face_up"])
+                flip = {"type": "FlipCard", "player": "p1", "card": slot}
+                auth = {"Authorization": f"Bearer {player}"}
+                done = await http.post(f"/v1/sessions/{session}/commands", json=flip, headers=auth)
+                assert done.status_code == 200, done.text
+                events = done.json()["events"]
+                assert events and events[0]["type"] == "CardRevealed"
+                mutation = {
+                    "query": "mutation($id: ID!, $t: String!) { sendCommand(id: $id, token: $t,"
+                    ' command: {endMaze: {reason: "late"}}) { ... on CommandResult { version }'
+                    " ... on Problem { code } } }",
+                    "variables": {"id": session, "t": gm},
+                }
+                ended = (await http.post("/graphql", json=mutation)).json()
+                assert ended["data"]["sendCommand"]["version"] > done.json()["version"]
+            finally:
+                app.state.threads = threads
+            after = _appended((await http.get("/metrics")).text)
+            assert after - before == len(events) + 1  # counted by the asyncio store too
+            revoke = {"role": "player"}
+            gm_auth = {"Authorization": f"Bearer {gm}"}
+            await http.post(f"/v1/sessions/{session}/revocations", json=revoke, headers=gm_auth)
+            refused = await http.post(
+                f"/v1/sessions/{session}/commands",
+                json={"type": "SkipDisarm", "player": "p1"},
+                headers={"Authorization": f"Bearer {player}"},
+            )
+            assert (refused.status_code, refused.json()["code"]) == (401, "token_revoked")
+
+    asyncio.run(scenario())
