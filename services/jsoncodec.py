@@ -5,10 +5,15 @@ per event class, and the stored type name comes from the aggregate's EventRegist
 (services/eventtypes.py), never from a class name. Decoding goes by that stored name —
 never by guessing which member of a union a dict fits — after the registry has upcast
 data stored in an older shape.
+
+A set-valued field (a runner's effects) is stored as a sorted list: pydantic writes a
+set in its iteration order, which follows string hashes and so differs from process to
+process; sorted, one event has one stored form wherever it was encoded.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter
@@ -28,12 +33,19 @@ class JsonCodec(Generic[E, S]):
             cls: TypeAdapter(cls) for cls in registry.classes
         }
         self._state: TypeAdapter[S] = TypeAdapter(state_type)
+        # The adapters whose values may hold a set: only those pay for sorting them.
+        self._with_sets = {id(a) for a in (*self._events.values(), self._state) if _holds_sets(a)}
 
     def encode_event(self, event: E) -> tuple[str, dict[str, Any]]:
         """(stored type, JSON-ready fields) of an event."""
         stored = self.registry.registration(event).stored_type
-        data: dict[str, Any] = self._events[type(event)].dump_python(event, mode="json")
-        return stored, data
+        return stored, self._dump(self._events[type(event)], event)
+
+    def _dump(self, adapter: TypeAdapter[Any], value: Any) -> dict[str, Any]:
+        data: dict[str, Any] = adapter.dump_python(value, mode="json")
+        if id(adapter) in self._with_sets:
+            data = _sets_sorted(data, adapter.dump_python(value))
+        return data
 
     def decode_event(self, name: str, data: dict[str, Any]) -> E:
         """The event of a stored type and fields (upcast first when stored in an old shape)."""
@@ -43,9 +55,27 @@ class JsonCodec(Generic[E, S]):
 
     def encode_state(self, state: S) -> dict[str, Any]:
         """The state as JSON (for snapshots)."""
-        data: dict[str, Any] = self._state.dump_python(state, mode="json")
-        return data
+        return self._dump(self._state, state)
 
     def decode_state(self, data: dict[str, Any]) -> S:
         """A state from its JSON form."""
         return self._state.validate_python(data)
+
+
+def _holds_sets(adapter: TypeAdapter[Any]) -> bool:
+    """Whether a value of the adapter's type may hold a set (an array of unique items)."""
+    return '"uniqueItems": true' in json.dumps(adapter.json_schema(mode="serialization"))
+
+
+def _sets_sorted(plain: Any, python: Any) -> Any:
+    """`plain` (a JSON-mode dump) with each list that was a set in `python` (the same
+    value dumped in Python mode, walked alongside) sorted by its items' JSON."""
+    if isinstance(python, set | frozenset):
+        items = [_sets_sorted(p, q) for p, q in zip(plain, python, strict=True)]
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if isinstance(plain, dict):
+        values = python.values()
+        return {k: _sets_sorted(v, q) for (k, v), q in zip(plain.items(), values, strict=True)}
+    if isinstance(plain, list):
+        return [_sets_sorted(p, q) for p, q in zip(plain, python, strict=True)]
+    return plain

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from services.campaign import commands as cmd
 from services.campaign.cadence import WeeklyCadence
@@ -13,7 +18,7 @@ from services.campaign.codec import (
     encode_event,
     encode_state,
 )
-from services.campaign.events import EVENT_TYPES
+from services.campaign.events import EVENT_TYPES, RunnerAdded
 from services.dice import HmacRng
 from services.maze.effects import Effect
 from services.maze.injuries import Injury
@@ -71,3 +76,42 @@ def test_the_aggregate_binds_the_campaign_for_the_session_service() -> None:
         state = agg.evolve(state, agg.decode_event(*agg.encode_event(event)))
     assert state.created and state.anchor == 5.0
     assert agg.decode_state(agg.encode_state(state)) == state
+
+
+_ENCODE_IN_A_FRESH_PROCESS = """
+import json
+from services.campaign.codec import encode_event, encode_state
+from services.campaign.evolve import evolve
+from services.campaign.state import initial
+from tests.unit.campaign.test_campaign_codec import runner_with_every_effect
+event = runner_with_every_effect()
+print(json.dumps([encode_event(event), encode_state(evolve(initial(), event))]))
+"""
+
+
+def runner_with_every_effect() -> RunnerAdded:
+    """A runner joining with every effect: their order in a set follows string hashes."""
+    added = next(e for e in busy_table().events if isinstance(e, RunnerAdded))
+    runner = dataclasses.replace(added.runner, effects=frozenset(Effect))
+    return dataclasses.replace(added, runner=runner)
+
+
+def test_a_set_is_stored_sorted_whatever_the_process_hash_seed() -> None:
+    """One event, one stored form: encoded by processes with other hash seeds (as two
+    API processes, or a worker and the API, are), its sets come out in one order."""
+    outputs = set()
+    for seed in ("1", "2", "3", "4", "5"):
+        done = subprocess.run(
+            [sys.executable, "-c", _ENCODE_IN_A_FRESH_PROCESS],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).resolve().parents[3],
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1, outputs
+    event, state = json.loads(outputs.pop())
+    stored = event[1]["runner"]["effects"]
+    assert stored == sorted(stored) and len(stored) == len(Effect)
+    assert json.dumps(state).count('"effects"') >= 1
