@@ -23,7 +23,7 @@ from services.campaign.errors import CAMPAIGN_NOT_FOUND, UNKNOWN_RUNNER, Campaig
 from services.dice import SystemRng
 from services.store.campaigns import CampaignClock
 from services.store.errors import WrongExpectedVersion
-from services.store.revocations import Revocations
+from services.store.revocations import Guard, Revocations
 from services.store.sessions import Executed, SessionService
 from services.store.tables import Tables
 
@@ -121,17 +121,22 @@ def send(
     seen_version: int | None = None,
     command_id: str | None = None,
     clock: CampaignClock | None = None,
+    guard: Guard | None = None,
 ) -> dict[str, Any]:
     """Run the command `build` makes from the current state, as the token allows.
 
     `actor` is the runner a player may act for (None: the GM's alone). With `clock`, the
-    campaign is rescheduled after the command (cadence changes, the end).
+    campaign is rescheduled after the command (cadence changes, the end). `guard`: the
+    token's revocation check, made by the append (never for a removal, which revokes the
+    runner's tokens before it appends: its token is checked before).
     """
     authorize(grant, actor, what)
     campaign_id = CAMPAIGNS.table_id(grant)
     state = CAMPAIGNS.started(campaigns, campaign_id).state
     command = build(state)
     if isinstance(command, RemoveRunner):
+        if guard is not None:  # its revocation would come before the token's check
+            raise TypeError("a runner's removal checks its token before it revokes")
         # Before the removal: the runner's tokens stop working the moment they leave.
         revocations = Revocations(campaigns.store.client, campaigns.store.keys)
         revocations.revoke(campaigns.stream(campaign_id), f"member:{command.runner}", now_ms())
@@ -141,6 +146,7 @@ def send(
         SystemRng(),
         seen_version=seen_version,
         command_id=scoped_command_id(grant, command_id),
+        guard=guard,
     )
     if clock is not None:
         clock.reschedule(campaign_id, done.state, version=done.version)
