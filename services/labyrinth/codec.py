@@ -49,3 +49,8 @@ class LabyrinthAggregate:
     def initial() -> MazeState:
         """The state of a session before its first event."""
         return MazeState()
+
+    @staticmethod
+    def shared_parts(state: MazeState) -> tuple[object, ...]:
+        """What no event after MazeStarted replaces (the state cache measures it once)."""
+        return state.definition, state.cards

@@ -8,13 +8,18 @@ when a stream is first stored, and again once it has moved `REMEASURE_EVERY` ver
 on. A state grows by a few small objects an event, so in between the last estimate
 stands; walking the whole state on every command took about half of a command's CPU
 (bench/api.py, server CPU per flip).
+
+Most of a state never changes within a stream: a maze's definition and card table are
+60-75% of its walk. The cache's `shared` names such parts of a value; a newer value of
+the stream that holds the very same objects (identity) is walked without them, and
+their size measured before is added.
 """
 
 from __future__ import annotations
 
 import sys
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -25,9 +30,10 @@ _WALK_LIMIT = 200_000  # objects: past this the estimate stops growing (still bo
 REMEASURE_EVERY = 32  # versions a stream may move on before its size is estimated again
 
 
-def approximate_size(value: object) -> int:
-    """Bytes held by `value` and everything it reaches (each object counted once)."""
-    seen: set[int] = set()
+def approximate_size(value: object, skip: tuple[object, ...] = ()) -> int:
+    """Bytes held by `value` and everything it reaches (each object counted once), less
+    what only `skip`'s objects reach (measured apart)."""
+    seen: set[int] = {id(part) for part in skip}
     stack: list[object] = [value]
     total = 0
     while stack and len(seen) < _WALK_LIMIT:
@@ -56,12 +62,19 @@ def _parts(obj: object) -> Iterable[object]:
     return parts
 
 
+def _same(parts: tuple[object, ...], before: tuple[object, ...]) -> bool:
+    """Whether `parts` are the very objects `before` holds."""
+    return len(parts) == len(before) and all(a is b for a, b in zip(parts, before, strict=True))
+
+
 @dataclass(frozen=True, slots=True)
 class _Entry(Generic[V]):
     value: V
     version: int
     size: int
     measured_at: int  # the version whose walk gave `size`
+    shared: tuple[object, ...] = ()  # the value's unchanging parts, as `shared` named them
+    shared_size: int = 0  # their size, within `size`
 
 
 class StateCache(Generic[V]):
@@ -70,9 +83,15 @@ class StateCache(Generic[V]):
     Not thread-safe on its own: the session service calls it under its lock.
     """
 
-    def __init__(self, max_entries: int, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(
+        self,
+        max_entries: int,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        shared: Callable[[V], tuple[object, ...]] | None = None,
+    ) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
+        self.shared = shared
         self.bytes = 0
         self._entries: OrderedDict[str, _Entry[V]] = OrderedDict()
 
@@ -91,16 +110,27 @@ class StateCache(Generic[V]):
             return
         if current is not None and version - current.measured_at < REMEASURE_EVERY:
             size, measured_at = current.size, current.measured_at  # close enough
+            entry = _Entry(value, version, size, measured_at, current.shared, current.shared_size)
         else:
-            size, measured_at = approximate_size(value), version
+            entry = self._measured(value, version, current)
+        size = entry.size
         self.pop(stream)
-        self._entries[stream] = _Entry(value, version, size, measured_at)
+        self._entries[stream] = entry
         self.bytes += size
         while self._entries and (
             len(self._entries) > self.max_entries or self.bytes > self.max_bytes
         ):
             _, evicted = self._entries.popitem(last=False)
             self.bytes -= evicted.size
+
+    def _measured(self, value: V, version: int, current: _Entry[V] | None) -> _Entry[V]:
+        shared = self.shared(value) if self.shared is not None else ()
+        if current is not None and _same(shared, current.shared):
+            shared_size = current.shared_size  # the same objects: measured before
+        else:
+            shared_size = approximate_size(shared) - sys.getsizeof(shared)
+        size = shared_size + approximate_size(value, skip=shared)
+        return _Entry(value, version, size, version, shared, shared_size)
 
     def pop(self, stream: str) -> None:
         """Forget `stream`."""

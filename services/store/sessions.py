@@ -132,8 +132,15 @@ class SessionService(Generic[S]):
         self.max_retries = max_retries
         self.publish = publish
         self.cache_size = cache_size
-        # Bounded by count and by estimated bytes (a long session's state is large).
-        self._cache: StateCache[Loaded[S]] = StateCache(cache_size, cache_bytes)
+        # Bounded by count and by estimated bytes (a long session's state is large); the
+        # parts of a state that never change (an aggregate's `shared_parts`, if it has
+        # them) are measured once per stream.
+        parts: Callable[[S], tuple[object, ...]] | None = getattr(aggregate, "shared_parts", None)
+        self._cache: StateCache[Loaded[S]] = StateCache(
+            cache_size,
+            cache_bytes,
+            None if parts is None else lambda loaded: parts(loaded.state),
+        )
         self._lock = threading.Lock()
 
     def stream(self, session_id: str) -> str:

@@ -65,3 +65,40 @@ def test_a_growing_stream_is_measured_again_every_few_versions_not_every_one() -
     assert cache.bytes == small
     cache.remember("s", state(5_000), version=1 + REMEASURE_EVERY)
     assert cache.bytes == approximate_size(state(5_000)) > 100 * small / 2
+
+
+class Counted:
+    """A part whose measuring is counted (`sys.getsizeof` asks it)."""
+
+    walks = 0
+
+    def __init__(self, payload: tuple[str, ...]) -> None:
+        self.payload = payload
+
+    def __sizeof__(self) -> int:
+        Counted.walks += 1
+        return 48
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    rules: Counted  # never replaced within a stream
+    log: tuple[str, ...]
+
+
+def test_a_streams_unchanging_parts_are_measured_once_and_counted_every_time() -> None:
+    cache: StateCache[Game] = StateCache(max_entries=10, shared=lambda g: (g.rules,))
+    plain: StateCache[Game] = StateCache(max_entries=10)
+    rules = Counted(tuple(f"rule {i}" for i in range(2_000)))
+    first = Game(rules, ("a",))
+    cache.remember("s", first, version=1)
+    assert cache.bytes == approximate_size(first)
+    Counted.walks = 0
+    later = Game(rules, tuple(f"move {i}" for i in range(500)))
+    cache.remember("s", later, version=1 + REMEASURE_EVERY)
+    assert Counted.walks == 0  # the rules were not walked again
+    plain.remember("s", later, version=1)
+    assert cache.bytes == plain.bytes == approximate_size(later)
+    other = Game(Counted(("new",)), ("a",))  # new rules (a snapshot's): measured afresh
+    cache.remember("s", other, version=1 + 2 * REMEASURE_EVERY)
+    assert cache.bytes == approximate_size(other)
