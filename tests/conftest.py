@@ -27,6 +27,10 @@ import pytest
 
 GRACE_SECONDS = 3.0
 
+# Every GraphQL answer a compiled plan gives is checked against strawberry's own, in this
+# process and in the servers the tests start (api/graphql/compiled.py).
+os.environ["DAEDALUS_VERIFY_PLANS"] = "1"
+
 # Threads a library starts once and keeps for the process's life by design.
 LASTING_THREADS = (
     # OpenTelemetry's BatchSpanProcessor exporter thread (api/telemetry.py), one per

@@ -33,7 +33,8 @@ from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
-from api.graphql import transport
+from api.clients import client_state
+from api.graphql import compiled, transport
 from api.graphql.context import Context
 from api.graphql.errors import (
     TOO_COMPLEX,
@@ -50,7 +51,7 @@ from api.graphql.subscriptions import TableSubscription
 from api.graphql.usecases import root_type
 from api.graphql.websockets import LegacyWSHandler, SocketCounts, TransportWSHandler
 from api.problems import RateLimited
-from api.publishable import PublishableScope, root_fields
+from api.publishable import PublishableScope, field_allowed, root_fields
 from api.usecases.rows import ROWS
 from api.usecases.run import spend_tokens
 from infra import jsonbytes
@@ -60,6 +61,8 @@ MAX_DEPTH = 10
 MAX_ALIASES = 8
 MAX_TOKENS = 2000
 PARSE_CACHE = 512
+# The keys of a GraphQL request a plan runs (api/graphql/compiled.py).
+_PLAIN_REQUEST = frozenset({"query", "variables", "operationName", "extensions"})
 
 # The query and mutation roots are the use-case rows; the subscriptions are written by hand.
 Query = root_type("Query", ROWS, "query")
@@ -68,7 +71,10 @@ Subscriptions = merge_types("Subscription", (TableSubscription, SimulationSubscr
 
 
 class DaedalusSchema(strawberry.Schema):
-    """The schema, logging errors without the query or its variables (api/graphql/errors.py)."""
+    """The schema, logging errors without the query or its variables (api/graphql/errors.py),
+    with the plans of the documents it has run (api/graphql/compiled.py)."""
+
+    documents: compiled.Documents
 
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
@@ -115,10 +121,19 @@ class PricedDocument(SchemaExtension):
     coded `rate_limited` with `retryAfter` (docs/OPERATIONS.md, "Price list")."""
 
     async def on_execute(self) -> AsyncIterator[None]:
-        """Spend the document's price, or refuse it, before execution."""
+        """Spend the document's price, or refuse it, before execution (unless a plan
+        has priced and run it: api/graphql/compiled.py); teach the schema's plans the
+        document."""
         context = self.execution_context
-        request = context.context.get("request") if isinstance(context.context, dict) else None
+        given = context.context if isinstance(context.context, dict) else {}
+        request = given.get("request")
         document = context.graphql_document
+        documents: compiled.Documents | None = getattr(context.schema, "documents", None)
+        if compiled.RESOLVED in given:
+            yield
+            return
+        if documents is not None and document is not None and context.query is not None:
+            documents.learn(context.query, context.operation_name, document)
         if (
             request is not None
             and document is not None
@@ -238,7 +253,7 @@ def _schema(introspection: bool) -> strawberry.Schema:
     parse = ParseCache(maxsize=PARSE_CACHE).cached_parse_document
     validate = ValidatedDocuments(maxsize=PARSE_CACHE)
     extensions: list[Callable[[], SchemaExtension]] = [lambda: Gate(rules, parse, validate)]
-    return DaedalusSchema(
+    built = DaedalusSchema(
         query=Query,
         mutation=Mutation,
         subscription=Subscriptions,
@@ -247,6 +262,8 @@ def _schema(introspection: bool) -> strawberry.Schema:
         types=IMPLEMENTATIONS,
         config=StrawberryConfig(name_converter=RememberedNames()),
     )
+    built.documents = compiled.Documents(built, PARSE_CACHE)
+    return built
 
 
 # The development schema (introspection on), for in-process tests and tools.
@@ -286,11 +303,63 @@ class DaedalusGraphQL(GraphQL[Context, None]):
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        request = Request(scope, receive=receive)
         try:
-            response = await self.run(Request(scope, receive=receive))
+            response = await self._planned(request) if scope["method"] == "POST" else None
+            if response is None:
+                response = await self.run(request)
         except HTTPException as exc:  # strawberry's refusals, plain text by default
             response = transport.request_problem(exc)
         await response(scope, receive, send)
+
+    async def _planned(self, request: Request) -> Response | None:
+        """The answer to a POST of a document the schema has a plan for, or None for
+        strawberry's path (api/graphql/compiled.py). A plan runs only a plain JSON request
+        (one operation, no `extensions`), inside the key's scope, once its variables
+        coerce and its price is paid."""
+        documents: compiled.Documents = self.schema.documents  # type: ignore[attr-defined]
+        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if media != "application/json":
+            return None
+        try:
+            data = self.decode_json(await request.body())
+        except ValueError:  # strawberry says why
+            return None
+        if not isinstance(data, dict) or data.keys() - _PLAIN_REQUEST or data.get("extensions"):
+            return None
+        query, name, variables = data.get("query"), data.get("operationName"), data.get("variables")
+        if not isinstance(query, str) or not isinstance(name, str | None):
+            return None
+        if not isinstance(variables, dict | None):
+            return None
+        plan = documents.plan(query, name)
+        if plan is None:
+            return None
+        client = client_state(request.scope)
+        publishable = client is not None and client.publishable
+        if publishable and not all(field_allowed(n) for n in plan.names):
+            return None
+        if len(plan.names) > 1:
+            fields = len(plan.names)
+            try:
+                await spend_tokens(request, fields, f"a document of {fields} root fields")
+            except RateLimited:
+                return None  # strawberry's path prices it again, and answers the refusal
+        context = await self.get_context(request, Response())
+        results = await compiled.resolve_all(plan, self.schema, variables or {}, dict(context))
+        if results is None:
+            return None
+        try:
+            body: bytes | None = jsonbytes.dumps({"data": compiled.complete_all(plan, results)})
+        except Exception:
+            body = None
+        if body is not None and not compiled.VERIFY:
+            return Response(body, media_type="application/json")
+        given: Any = {**context, compiled.RESOLVED: results}
+        answered: Response = await self.run(request, context=given)
+        if body is not None and answered.body != body:
+            raise AssertionError(f"a plan answered {body!r}, strawberry {answered.body!r}")
+        return answered
 
     def encode_json(self, data: object) -> str:
         """Every JSON document written (orjson, infra/jsonbytes.py), as text: strawberry

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ValidationError
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
+from api.graphql.compiled import from_resolved
 from api.graphql.context import Info
 from api.graphql.generate import (
     FREE_FORM_FIELDS,
@@ -74,6 +75,9 @@ def resolver(row: UseCase) -> Any:
     table = row.table
 
     async def resolve(info: Info, **kwargs: Any) -> Any:
+        done, value = from_resolved(info)  # a plan already ran it (api/graphql/compiled.py)
+        if done:
+            return value
         conn = info.context["request"]
         grant: RoleToken | None = None
         try:
@@ -83,7 +87,8 @@ def resolver(row: UseCase) -> Any:
             request = _validated(row, kwargs)
             if isinstance(request, Problem):
                 return request
-            result = await execute(row, request, conn, "graphql", grant)
+            shown = getattr(info, "shown", None)  # a plan's (api/graphql/compiled.py)
+            result = await execute(row, request, conn, "graphql", grant, shown)
         except EXPECTED as exc:
             return as_problem(exc)
         return result.typed(result.data) if isinstance(result, Redacted) else result

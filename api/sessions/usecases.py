@@ -120,16 +120,18 @@ def send(
     grant: RoleToken,
     command: PlayerCommand | GmCommand,
     guard: Guard | None = None,
+    events: bool = True,
 ) -> dict[str, Any]:
     """Run a command as this token allows; the events and view come back for its viewer
-    (`guard`: the token's revocation check, made by the append)."""
+    (`guard`: the token's revocation check, made by the append; without `events`, the
+    events are left out: a caller that does not read them)."""
     authorize(grant, command)
     # No separate "has it started?" read: `execute` loads the state (one stream read past
     # the cached version), and every command the API accepts is refused `not_started` by
     # the engine on a session with no events, recording nothing.
     with _no_such_session():
         done = sessions.execute(**_arguments(grant, command, guard))
-    return _answer(grant, done)
+    return _answer(grant, done, events)
 
 
 async def asend(
@@ -138,12 +140,13 @@ async def asend(
     grant: RoleToken,
     command: PlayerCommand | GmCommand,
     guard: Guard | None = None,
+    events: bool = True,
 ) -> dict[str, Any]:
     """`send`, awaiting the store in the event loop (`store`: the tenant's asyncio one)."""
     authorize(grant, command)
     with _no_such_session():
         done = await sessions.aexecute(store, **_arguments(grant, command, guard))
-    return _answer(grant, done)
+    return _answer(grant, done, events)
 
 
 def _arguments(
@@ -175,12 +178,13 @@ def _no_such_session() -> Iterator[None]:
         raise
 
 
-def _answer(grant: RoleToken, done: Executed[MazeState]) -> dict[str, Any]:
-    """A recorded command's events and view, as its sender's viewer sees them."""
+def _answer(grant: RoleToken, done: Executed[MazeState], events: bool) -> dict[str, Any]:
+    """A recorded command's events (none unless `events`) and view, as its sender's
+    viewer sees them."""
     viewer = viewer_of(grant)
     return {
         "version": done.version,
         "duplicate": done.duplicate,
-        "events": SESSIONS.feed(done.events, viewer),
+        "events": SESSIONS.feed(done.events, viewer) if events else [],
         "view": view_for(done.state, viewer),
     }

@@ -74,13 +74,16 @@ async def in_thread(conn: HTTPConnection, fn: Callable[..., T], *args: Any) -> T
 
 
 def call_of(
-    conn: HTTPConnection, grant: RoleToken | None = None, guard: Guard | None = None
+    conn: HTTPConnection,
+    grant: RoleToken | None = None,
+    guard: Guard | None = None,
+    shown: frozenset[str] | None = None,
 ) -> Call:
     """What a service may read of this request: the settings, the tenant, the runtime
     and, for a table row, the verified grant of its role token (and a `guarded` row's
-    revocation check, for its append)."""
+    revocation check, for its append), and the result's fields the caller reads."""
     runtime = getattr(conn.app.state, "runtime", None)
-    return Call(conn.app.state.settings, client_of(conn).tenant, runtime, grant, guard)
+    return Call(conn.app.state.settings, client_of(conn).tenant, runtime, grant, guard, shown)
 
 
 async def execute(
@@ -89,6 +92,7 @@ async def execute(
     conn: HTTPConnection,
     transport: str,
     grant: RoleToken | None = None,
+    shown: frozenset[str] | None = None,
 ) -> BaseModel | Redacted:
     """The row's result for a validated `request`; domain errors propagate to the adapter.
 
@@ -103,7 +107,7 @@ async def execute(
     guard = None
     if grant is not None and row.guarded:
         guard = Guard(grant.issued_at_ms, tuple(scopes_of(grant)))
-    call = call_of(conn, grant, guard)
+    call = call_of(conn, grant, guard, shown)
     service: Callable[[Any, Call], BaseModel | Redacted] = row.service
     live = None
     if grant is not None and row.table is not None:

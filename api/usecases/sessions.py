@@ -68,8 +68,8 @@ def create_session(request: CreateSession, call: Call) -> CreatedSession:
 def send_command(request: Any, call: Call) -> Redacted:
     """One command as the token allows; its events and the view, for the sender."""
     command = request.root if isinstance(request, CommandBody) else request
-    grant = call.granted()
-    return _shown(grant, usecases.send(_sessions(call), grant, command, call.guard))
+    grant, events = call.granted(), call.shows("events")
+    return _shown(grant, usecases.send(_sessions(call), grant, command, call.guard, events))
 
 
 async def asend_command(request: Any, call: Call) -> Redacted:
@@ -79,8 +79,9 @@ async def asend_command(request: Any, call: Call) -> Redacted:
     store = runtime.async_store_for(call.tenant)
     if store is None:  # pragma: no cover - run.py awaits this only with the client open
         raise NotReady("the event store is not reachable")
-    sessions = runtime.sessions_for(call.tenant)
-    return _shown(grant, await usecases.asend(sessions, store, grant, command, call.guard))
+    sessions, events = runtime.sessions_for(call.tenant), call.shows("events")
+    done = await usecases.asend(sessions, store, grant, command, call.guard, events)
+    return _shown(grant, done)
 
 
 def _shown(grant: RoleToken, result: dict[str, Any]) -> Redacted:

@@ -64,6 +64,13 @@ class Call:
     runtime: Runtime | None = None
     grant: RoleToken | None = None  # a table row's verified role token
     guard: Guard | None = None  # a `guarded` row's revocation check, for its append
+    # The result's fields the caller selected (a compiled GraphQL document's,
+    # api/graphql/compiled.py); None: all of them. A service may leave the others out.
+    shown: frozenset[str] | None = None
+
+    def shows(self, field: str) -> bool:
+        """Whether the caller reads this field of the result."""
+        return self.shown is None or field in self.shown
 
     def store(self) -> Runtime:
         """The service's runtime (its event store); NotReady without one."""

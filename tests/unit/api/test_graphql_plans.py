@@ -1,0 +1,287 @@
+"""Known GraphQL documents run by their plans (api/graphql/compiled.py).
+
+A document is compiled once strawberry has run it; the next request for it runs the
+plan. These tests check that the plan is what answers, that its answers are
+strawberry's own (the suite runs with VERIFY on: every plan's answer is checked against
+strawberry's path given the same resolver results, and a difference fails the request),
+and that the checks around execution still hold on the plan's path: the key's scope,
+the document's price, the variables' types.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from strawberry.types.unset import UNSET
+
+from api.app import create_app
+from api.graphql import compiled
+from api.graphql.schema import DaedalusGraphQL, schema
+from api.keys import config_entry, new_key
+from infra.settings import Settings
+from tests.running_app import serving
+
+ROLL = """query Roll($e: String!, $s: String) {
+  first: roll(expression: $e, seed: $s) {
+    __typename
+    ...Rolled
+    ... on Problem { code message field position expected }
+  }
+  again: roll(expression: $e, seed: $s) {
+    ... on RollResult { total dice { order sides face value active flags label } }
+  }
+}
+fragment Rolled on RollResult {
+  expression formula total seed foundry diceSoNice
+  check { op total target success margin }
+  rng { algorithm seed }
+  tree { ...Node items { ...Node items { ...Node } } }
+}
+fragment Node on RollNode {
+  type value notation kind label faces keep kept term count sides throws { face value }
+}"""
+
+FLIP = """mutation Flip($id: ID!, $t: String!, $c: SessionCommandInput!) {
+  sendCommand(id: $id, token: $t, command: $c) {
+    __typename
+    ... on CommandResult { version duplicate view { __typename ...Table } }
+    ... on Problem { code message }
+  }
+}
+fragment Table on LabyrinthTableView {
+  phase round active turnOrder asleep { key value } river { slot faceUp }
+}"""
+
+FLIP_WITH_EVENTS = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {
+  sendCommand(id: $id, token: $t, command: $c) {
+    ... on CommandResult {
+      version
+      events { __typename version type ... on CardRevealedEvent { player card { slot } } }
+    }
+    ... on Problem { code }
+  }
+}"""
+
+
+@pytest.fixture
+def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """The context of each run of strawberry's path: UNSET for a request it serves
+    itself, a plan's results (`RESOLVED`) when it checks a plan's answer."""
+    seen: list[Any] = []
+    original = DaedalusGraphQL.run
+
+    async def counted(self: DaedalusGraphQL, request: Any, context: Any = UNSET) -> Any:
+        seen.append(context)
+        return await original(self, request, context=context)
+
+    monkeypatch.setattr(DaedalusGraphQL, "run", counted)
+    yield seen
+
+
+def _app(tmp_path: Path, **fields: Any) -> Starlette:
+    settings = {"environment": "test", "data_dir": tmp_path, **fields}
+    return create_app(Settings.model_validate(settings))
+
+
+def _planned(context: Any) -> bool:
+    return isinstance(context, dict) and compiled.RESOLVED in context
+
+
+async def _player(http: httpx.AsyncClient, headers: dict[str, str]) -> tuple[str, str, str]:
+    party = [{"id": "p1", "name": "Ash"}]
+    created = await http.post(
+        "/v1/sessions", json={"preset": "standard_deck", "party": party}, headers=headers
+    )
+    session, gm = created.json()["session_id"], created.json()["gm_token"]
+    issued = await http.post(
+        f"/v1/sessions/{session}/tokens",
+        json={"role": "player", "member": "p1"},
+        headers={**headers, "Authorization": f"Bearer {gm}"},
+    )
+    player = issued.json()["token"]
+    look = await http.get(
+        f"/v1/sessions/{session}", headers={**headers, "Authorization": f"Bearer {player}"}
+    )
+    slot = next(c["slot"] for c in look.json()["view"]["river"] if not c["face_up"])
+    return session, player, slot
+
+
+def test_the_second_request_for_a_document_runs_its_plan_and_answers_the_same(
+    tmp_path: Path, runs: list[Any]
+) -> None:
+    assert compiled.VERIFY  # tests/conftest.py: every plan's answer is checked
+    app = _app(tmp_path)
+
+    async def scenario() -> None:
+        async with serving(app) as http:
+            variables: dict[str, Any]
+            for variables in ({"e": "4d6kh3+2 >= 10", "s": "plans"}, {"e": "2d"}):
+                body = {"query": ROLL, "variables": variables, "operationName": "Roll"}
+                first = await http.post("/graphql", json=body)
+                second = await http.post("/graphql", json=body)
+                assert first.status_code == second.status_code == 200
+                assert second.json() == first.json() and "errors" not in first.json()
+            rolled, refused = (await http.post("/graphql", json=body)).json(), first.json()
+            assert refused["data"]["first"]["__typename"] == "Problem"
+            assert rolled["data"]["again"] == {}  # a Problem selects nothing under RollResult
+
+            session, player, slot = await _player(http, {})
+            results: list[dict[str, Any]] = []
+            for card in (slot, None, slot):  # strawberry's path, then the plan's twice
+                if card is None:  # the next face-down card of the last answer's view
+                    river = results[-1]["view"]["river"]
+                    card = next(c["slot"] for c in river if not c["faceUp"])
+                flip = {"flipCard": {"player": "p1", "card": card}}
+                sent = {"id": session, "t": player, "c": flip}
+                answer = await http.post("/graphql", json={"query": FLIP, "variables": sent})
+                results.append(answer.json()["data"]["sendCommand"])
+            flipped, next_flipped, repeated = results
+            assert flipped["__typename"] == next_flipped["__typename"] == "CommandResult"
+            assert flipped["view"]["__typename"] == "LabyrinthTableView"
+            assert next_flipped["version"] > flipped["version"]
+            assert repeated["__typename"] == "Problem" and repeated["code"]
+
+    asyncio.run(scenario())
+    # Each document: strawberry served its first request itself, and only checked the
+    # plan's answers after (its context holding the plan's results).
+    assert [_planned(c) for c in runs] == [False, True, True, True, True, False, True, True]
+
+
+def test_a_plan_that_answers_differently_fails_the_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = _app(tmp_path)
+    body = {"query": ROLL, "variables": {"e": "1d6", "s": "x"}}
+
+    async def scenario() -> list[int]:
+        async with serving(app) as http:
+            first = await http.post("/graphql", json=body)
+            monkeypatch.setattr(compiled, "complete_all", lambda plan, results: {"first": None})
+            with pytest.raises(AssertionError, match="a plan answered"):
+                await http.post("/graphql", json=body)
+            return [first.status_code]
+
+    assert asyncio.run(scenario()) == [200]
+
+
+def test_a_command_runs_once_by_its_plan_and_leaves_out_events_it_was_not_asked_for(
+    tmp_path: Path, runs: list[Any]
+) -> None:
+    app = _app(tmp_path)
+    plans: compiled.Documents = schema.documents  # type: ignore[attr-defined]
+    plans.learn(FLIP, "Flip", _parsed(FLIP))
+    plans.learn(FLIP_WITH_EVENTS, None, _parsed(FLIP_WITH_EVENTS))
+    flip_plan, events_plan = plans.plan(FLIP, "Flip"), plans.plan(FLIP_WITH_EVENTS, None)
+    assert flip_plan is not None and events_plan is not None
+    assert flip_plan.fields[0].shown == {"version", "duplicate", "view", "code", "message"}
+    assert "events" in events_plan.fields[0].shown
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with serving(app) as http:
+            answers = []
+            for _ in range(2):  # strawberry's path, then the plan's
+                session, player, slot = await _player(http, {})
+                flip = {"flipCard": {"player": "p1", "card": slot}}
+                variables = {"id": session, "t": player, "c": flip}
+                body = {"query": FLIP_WITH_EVENTS, "variables": variables}
+                answers.append((await http.post("/graphql", json=body)).json())
+                history = await http.get(
+                    f"/v1/sessions/{session}/events", headers={"Authorization": f"Bearer {player}"}
+                )
+                recorded = [e for e in history.json()["events"] if e["type"] == "CardRevealed"]
+                assert len(recorded) == 1  # the plan ran the command once, not again to check
+            return answers
+
+    first, second = asyncio.run(scenario())
+    assert [_planned(c) for c in runs] == [False, True]
+    for answer in (first, second):
+        events = answer["data"]["sendCommand"]["events"]
+        assert [e["__typename"] for e in events][:1] == ["CardRevealedEvent"]
+        assert events[0]["player"] == "p1"
+
+
+def _parsed(query: str) -> Any:
+    from graphql import parse
+
+    return parse(query)
+
+
+def test_a_plan_keeps_a_publishable_keys_scope(tmp_path: Path, runs: list[Any]) -> None:
+    secret, publishable = new_key(), new_key(publishable=True)
+    origin = "https://table.example"
+    keys = {**config_entry(secret, "ops", "t1"), **config_entry(publishable, "vtt", "t1", [origin])}
+    app = _app(tmp_path, api_keys=json.dumps(keys))
+    create = {
+        "query": "mutation($p: [PartyMemberInput!]!) { createSession(preset: "
+        '"standard_deck", party: $p) { ... on CreatedSession { sessionId } '
+        "... on Problem { code } } }",
+        "variables": {"p": [{"id": "p1", "name": "Ash"}]},
+    }
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with serving(app) as http:
+            made = await http.post("/graphql", json=create, headers={"X-API-Key": secret})
+            refused = await http.post(
+                "/graphql", json=create, headers={"X-API-Key": publishable, "Origin": origin}
+            )
+            return made.json(), refused.json()
+
+    made, refused = asyncio.run(scenario())
+    assert made["data"]["createSession"]["sessionId"]
+    assert refused["data"] is None
+    assert [e["extensions"]["code"] for e in refused["errors"]] == ["secret_key_required"]
+    assert [_planned(c) for c in runs] == [False, False]  # strawberry refused it
+
+
+def test_a_plan_pays_its_documents_price_and_checks_its_variables(
+    tmp_path: Path, runs: list[Any]
+) -> None:
+    # Three tokens and (nearly) no refill: the door takes one a request, and a document of
+    # two root fields one more. The first roll leaves one: the plan's door token takes
+    # it, and its second field cannot be paid.
+    app = _app(tmp_path, rate_limit_rps=0.001, rate_limit_burst=3)
+    body = {"query": ROLL, "variables": {"e": "1d6", "s": "x"}}
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with serving(app) as http:
+            return [(await http.post("/graphql", json=body)).json() for _ in range(2)]
+
+    paid, refused = asyncio.run(scenario())
+    assert paid["data"]["first"]["total"] == paid["data"]["again"]["total"]
+    assert [e["extensions"]["code"] for e in refused["errors"]] == ["rate_limited"]
+
+    runs.clear()
+    app = _app(tmp_path / "two")
+    wrong = {"query": ROLL, "variables": {"e": 6, "s": "x"}}  # a number for a String!
+
+    async def typed() -> list[dict[str, Any]]:
+        async with serving(app) as http:
+            return [(await http.post("/graphql", json=b)).json() for b in (body, wrong)]
+
+    _, mistyped = asyncio.run(typed())
+    assert mistyped["data"] is None and "$e" in mistyped["errors"][0]["message"]
+    assert [_planned(c) for c in runs] == [False, False]  # the variables sent it back
+
+
+def test_a_document_with_directives_is_not_compiled(tmp_path: Path, runs: list[Any]) -> None:
+    app = _app(tmp_path)
+    query = "query($e: String!, $x: Boolean!) { roll(expression: $e, seed: \"d\") { " \
+        "... on RollResult { total formula @include(if: $x) } } }"  # fmt: skip
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with serving(app) as http:
+            return [
+                (await http.post("/graphql", json={"query": query, "variables": v})).json()
+                for v in ({"e": "1d6", "x": True}, {"e": "1d6", "x": False})
+            ]
+
+    shown, hidden = asyncio.run(scenario())
+    assert "formula" in shown["data"]["roll"] and "formula" not in hidden["data"]["roll"]
+    assert [_planned(c) for c in runs] == [False, False]
