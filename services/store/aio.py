@@ -6,11 +6,11 @@ to block on them. On a 2-core machine the hop and the threads' contention for th
 cost more CPU than the append itself (docs/STORE.md, "Two drivers, one procedure").
 
 `AsyncEventStore` sends the very commands `RedisEventStore` sends, built and read by the
-same methods (`append_call`/`appended`, `read_call`, `looked_up`, `snapshot_of`,
-`snapshot_fields`), on a redis-py asyncio client that fails as the store's blocking one
-does: explicit timeouts, nothing retried, an unreachable server is `StoreUnavailable`
-(and one outage is logged once, shared with the blocking client). One Redis or a Redis
-Cluster, as the URL says.
+same methods (`append_call`/`appended`, `read_call`, `looked_up`, `snapshot_of`, the
+scripts' `load_latest_call`/`latest_of` and `save_snapshot_call`), on a redis-py
+asyncio client that fails as the store's blocking one does: explicit timeouts, nothing
+retried, an unreachable server is `StoreUnavailable` (and one outage is logged once,
+shared with the blocking client). One Redis or a Redis Cluster, as the URL says.
 
 An asyncio client belongs to the event loop it first connects in: open one per loop
 (the API opens it in its lifespan) and close it there.
@@ -39,9 +39,10 @@ from services.store.client import (
 from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
 from services.store.redis_store import (
     RedisEventStore,
+    Script,
+    latest_of,
     looked_up,
     recorded_from_stream,
-    snapshot_fields,
     snapshot_of,
     triples,
 )
@@ -163,10 +164,16 @@ class AsyncEventStore:
         found: Any = await self.client.hgetall(self.store.keys.snapshot(stream))
         return snapshot_of(stream, found)
 
+    async def load_latest(self, stream: str) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        """RedisEventStore.load_latest, awaited."""
+        return latest_of(stream, await self._run_script(*self.store.load_latest_call(stream)))
+
     async def save_snapshot(self, snapshot: Snapshot) -> None:
         """RedisEventStore.save_snapshot, awaited."""
-        key = self.store.keys.snapshot(snapshot.stream)
-        current: Any = await self.client.hget(key, "version")
-        if current is not None and int(current) >= snapshot.version:
-            return
-        await self.client.hset(key, mapping=snapshot_fields(snapshot))
+        await self._run_script(*self.store.save_snapshot_call(snapshot))
+
+    async def _run_script(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        try:
+            return await self.client.evalsha(script.sha, len(keys), *keys, *args)
+        except NoScriptError:  # a restarted server forgot it: send the script once
+            return await self.client.eval(script.text, len(keys), *keys, *args)

@@ -21,7 +21,8 @@ import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from operator import attrgetter
+from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
@@ -36,29 +37,63 @@ def approximate_size(value: object, skip: tuple[object, ...] = ()) -> int:
     seen: set[int] = {id(part) for part in skip}
     stack: list[object] = [value]
     total = 0
+    getsizeof, parts_of = sys.getsizeof, _PARTS_OF
     while stack and len(seen) < _WALK_LIMIT:
         obj = stack.pop()
-        if id(obj) in seen:
+        key = id(obj)
+        if key in seen:
             continue
-        seen.add(id(obj))
-        total += sys.getsizeof(obj)
-        stack.extend(_parts(obj))
+        seen.add(key)
+        total += getsizeof(obj)
+        kind = type(obj)
+        parts = parts_of.get(kind)
+        if parts is None:
+            parts = parts_of[kind] = _parts_reader(kind)
+        if parts is not _NOTHING:
+            stack.extend(parts(obj))
     return total
 
 
-def _parts(obj: object) -> Iterable[object]:
-    if isinstance(obj, str | bytes | int | float | bool | type(None)):
-        return ()
-    if isinstance(obj, dict):
-        return [*obj.keys(), *obj.values()]
-    if isinstance(obj, list | tuple | set | frozenset):
-        return obj
-    parts: list[object] = []
-    fields = getattr(obj, "__dict__", None)
-    if isinstance(fields, dict):
-        parts.extend(fields.values())
-    for name in getattr(type(obj), "__slots__", ()):
-        parts.append(getattr(obj, name, None))
+_LEAVES = (str, bytes, int, float, bool, type(None))
+_PARTS_OF: dict[type, Callable[[Any], Iterable[object]]] = {}
+
+
+def _no_parts(obj: object) -> Iterable[object]:  # pragma: no cover - never called
+    return ()
+
+
+_NOTHING = _no_parts
+
+
+def _parts_reader(kind: type) -> Callable[[Any], Iterable[object]]:
+    """How the walk reaches what an object of this type holds (found once per type): a
+    leaf (a string, a number, an enum of them) holds nothing it counts."""
+    if issubclass(kind, _LEAVES):
+        return _NOTHING
+    if issubclass(kind, dict):
+        return lambda obj: (*obj.keys(), *obj.values())
+    if issubclass(kind, list | tuple | set | frozenset):
+        return lambda obj: obj
+    slots = getattr(kind, "__slots__", ())
+    names = (slots,) if isinstance(slots, str) else tuple(slots)
+    if "__dict__" not in dir(kind) and not names:
+        return lambda obj: ()
+    read = attrgetter(*names) if len(names) > 1 else None
+
+    def parts(obj: object) -> Iterable[object]:
+        found: list[object] = []
+        fields = getattr(obj, "__dict__", None)
+        if isinstance(fields, dict):
+            found.extend(fields.values())
+        if read is not None:
+            try:
+                found.extend(read(obj))
+            except AttributeError:  # an unset slot
+                found.extend(getattr(obj, name, None) for name in names)
+        elif names:
+            found.append(getattr(obj, names[0], None))
+        return found
+
     return parts
 
 

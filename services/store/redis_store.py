@@ -27,7 +27,7 @@ from services.store.errors import (
 from services.store.keys import LOG_SHARDS, Keys
 from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
 from services.store.revocations import Guard
-from services.store.scripts import APPEND, APPEND_SHARDED
+from services.store.scripts import APPEND, APPEND_SHARDED, LOAD, SAVE_SNAPSHOT
 
 MAX_BATCH = 1000
 
@@ -297,21 +297,64 @@ class RedisEventStore:
     # -- snapshots ---------------------------------------------------------------------
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Store a stream's state at a version (replacing an older snapshot only)."""
-        key = self.keys.snapshot(snapshot.stream)
-        current: Any = self.client.hget(key, "version")
-        if current is not None and int(current) >= snapshot.version:
-            return
-        self.client.hset(key, mapping=snapshot_fields(snapshot))
+        """Store a stream's state at a version (replacing an older snapshot only: checked
+        and written in one script)."""
+        self.run_script(*self.save_snapshot_call(snapshot))
+
+    def save_snapshot_call(self, snapshot: Snapshot) -> tuple[Script, list[str], list[Any]]:
+        """`save_snapshot`'s script, keys and arguments."""
+        fields = snapshot_fields(snapshot)
+        return SAVE, [self.keys.snapshot(snapshot.stream)], [fields["version"], fields["state"]]
 
     def load_snapshot(self, stream: str) -> Snapshot | None:
         """The stream's latest snapshot, if any."""
         found: Any = self.client.hgetall(self.keys.snapshot(stream))
         return snapshot_of(stream, found)
 
+    def load_latest(self, stream: str) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        """The stream's latest snapshot (if any) and every event after it, in one round
+        trip: what a state not cached here is folded from."""
+        return latest_of(stream, self.run_script(*self.load_latest_call(stream)))
+
+    def load_latest_call(self, stream: str) -> tuple[Script, list[str], list[Any]]:
+        """`load_latest`'s script, keys and arguments."""
+        return LATEST, [self.keys.snapshot(stream), self.keys.events(stream)], []
+
+    def run_script(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        """A script's reply, by its SHA-1 (its text once, if the server forgot it)."""
+        try:
+            return self.client.evalsha(script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            return self.client.eval(script.text, len(keys), *keys, *args)
+
     def delete_snapshots(self, stream: str) -> None:
         """Forget a stream's snapshot; it is rebuilt from the events."""
         self.client.delete(self.keys.snapshot(stream))
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """A Lua script and its SHA-1 (EVALSHA first, EVAL when the server forgot it)."""
+
+    text: str
+    sha: str
+
+    @classmethod
+    def of(cls, text: str) -> Script:
+        """The script of this text."""
+        return cls(text, hashlib.sha1(text.encode()).hexdigest())
+
+
+LATEST = Script.of(LOAD)
+SAVE = Script.of(SAVE_SNAPSHOT)
+
+
+def latest_of(stream: str, reply: Any) -> tuple[Snapshot | None, list[RecordedEvent]]:
+    """The load script's reply, read: the snapshot (if any) and the events after it."""
+    version, state, entries = reply
+    snapshot = None if version is None else Snapshot(stream, int(version), json.loads(state))
+    pairs = [(eid, dict(zip(flat[::2], flat[1::2], strict=True))) for eid, flat in entries]
+    return snapshot, recorded_from_stream(stream, pairs)
 
 
 def looked_up(found: bytes | None) -> tuple[int, int] | None:

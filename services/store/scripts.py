@@ -95,6 +95,26 @@ end
 return reply
 """
 
+# A stream's latest snapshot and every event after it, in one round trip (a state not
+# cached in this process). KEYS: 1 the snapshot hash, 2 the stream's events (same slot).
+# Reply: {version or nil, state or nil, XRANGE entries after the snapshot}.
+LOAD = """
+local snap = redis.call('HMGET', KEYS[1], 'version', 'state')
+local from = 1
+if snap[1] then from = tonumber(snap[1]) + 1 end
+return {snap[1], snap[2], redis.call('XRANGE', KEYS[2], '0-' .. from, '+')}
+"""
+
+# A snapshot, stored unless one at or past its version is: checked and written in one
+# step (two writers can no longer replace a newer snapshot with an older one).
+# KEYS: 1 the snapshot hash. ARGV: version, state (JSON). Reply: 1 stored, 0 kept.
+SAVE_SNAPSHOT = """
+local current = redis.call('HGET', KEYS[1], 'version')
+if current and tonumber(current) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'state', ARGV[2])
+return 1
+"""
+
 # One Redis: the batch follows ARGV 3; position = the global counter.
 APPEND = _TEMPLATE.replace("@HEAD@", "3, 1, 0")
 # A Redis Cluster: ARGV 4 is the stream's log shard; position = sequence * shards + shard.

@@ -34,7 +34,7 @@ Steps = Generator[StoreCall, Any, T]
 class AsyncStore(Protocol):
     """The store methods the session steps call, awaitable (services/store/aio.py)."""
 
-    async def load_snapshot(self, stream: str) -> Snapshot | None: ...
+    async def load_latest(self, stream: str) -> tuple[Snapshot | None, list[RecordedEvent]]: ...
     async def read(
         self, stream: str, from_version: int = 1, limit: int | None = None
     ) -> list[RecordedEvent]: ...
@@ -166,19 +166,16 @@ class SessionService(Generic[S]):
         agg = self.aggregate
         with self._lock:
             cached = self._cache.get(stream)
+        newer: list[RecordedEvent]
         if cached is not None:
             state, version = cached.state, cached.version
-        else:
-            snap: Snapshot | None = yield ("load_snapshot", stream)
+            newer = yield ("read", stream, version + 1)
+        else:  # the latest snapshot and the events after it, in one round trip
+            snap: Snapshot | None
+            snap, newer = yield ("load_latest", stream)
             state, version = (
-                (agg.initial(), 0)
-                if snap is None
-                else (
-                    agg.decode_state(snap.state),
-                    snap.version,
-                )
+                (agg.initial(), 0) if snap is None else (agg.decode_state(snap.state), snap.version)
             )
-        newer: list[RecordedEvent] = yield ("read", stream, version + 1)
         for recorded in newer:
             state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
             version = recorded.version

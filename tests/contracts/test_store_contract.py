@@ -254,6 +254,25 @@ def test_snapshots_are_kept_apart_and_only_move_forward(store: RedisEventStore) 
     assert store.load_snapshot("snap") is None
 
 
+def test_the_latest_snapshot_and_the_events_after_it_come_in_one_read(
+    store: RedisEventStore,
+) -> None:
+    assert store.load_latest("late") == (None, [])  # no stream, no snapshot
+    store.append("late", events(8))
+    snap, after = store.load_latest("late")
+    assert snap is None and [e.version for e in after] == list(range(1, 9))
+    assert after == store.read("late")
+    store.save_snapshot(Snapshot("late", 5, {"count": 5}))
+    snap, after = store.load_latest("late")
+    assert snap == Snapshot("late", 5, {"count": 5})
+    assert after == store.read("late", 6) and [e.version for e in after] == [6, 7, 8]
+    store.save_snapshot(Snapshot("late", 8, {"count": 8}))
+    assert store.load_latest("late") == (Snapshot("late", 8, {"count": 8}), [])
+    store.client.script_flush()  # a restarted server forgot the scripts: sent again
+    store.save_snapshot(Snapshot("late", 7, {"count": 7}))  # older: kept out
+    assert store.load_latest("late")[0] == Snapshot("late", 8, {"count": 8})
+
+
 def test_a_streams_keys_and_its_log_shard_share_one_slot(store: RedisEventStore) -> None:
     k = store.keys
     for stream in ("a", "session-1", "campaign:x", "w7"):
