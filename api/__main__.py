@@ -7,20 +7,25 @@ embedded Redis they all share (its state is all in Redis: sessions, rate limits,
 
 from __future__ import annotations
 
+import logging
 import signal
 from types import FrameType
+from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
 
 from api.app import create_app
 from api.gc_policy import CollectClosedSockets, tune_gc
+from api.listening import serve_processes
 from api.secret_key import with_stored_key
 from infra.logs import configure_logging
 from infra.settings import Settings
 from workers.client import shared_embedded, worker_alongside
 
 GRACEFUL_SHUTDOWN_SECONDS = 10
+
+log = logging.getLogger("api")
 
 
 def _exit(signum: int, frame: FrameType | None) -> None:
@@ -55,29 +60,29 @@ def main() -> None:
         worker_alongside(settings, settings.worker_processes) as processes,
         shared_embedded(settings),
     ):
-        served: ASGIApp | str
-        if settings.api_processes > 1:
-            served = "api.__main__:app"  # each process builds its own (factory)
-        else:
-            one = create_app(settings)
-            one.state.processes = processes  # their liveness, in /readyz
-            tune_gc()
-            served = CollectClosedSockets(one)
-        uvicorn.run(
-            served,
-            factory=settings.api_processes > 1,
-            workers=settings.api_processes,
-            host=settings.host,
-            port=settings.port,
-            log_config=None,
-            access_log=False,
+        options: dict[str, Any] = {
+            "host": settings.host,
+            "port": settings.port,
+            "log_config": None,
+            "access_log": False,
             # Open subscriptions must not hold a stopping server forever (a rollout, a
             # Ctrl-C): after this, what is left is cancelled and the lifespan closes.
-            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+            "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_SECONDS,
             # A WebSocket message obeys the body limit of an HTTP request: a larger one
             # closes the socket with 1009 (message too big) before it is parsed.
-            ws_max_size=settings.max_body_bytes,
-        )
+            "ws_max_size": settings.max_body_bytes,
+        }
+        if settings.api_processes > 1:
+            # Each process builds its own app (`app` above, a factory) and listens on a
+            # socket of its own (api/listening.py).
+            n = settings.api_processes
+            log.info("serving on %s:%d with %d API processes", settings.host, settings.port, n)
+            serve_processes(uvicorn.Config("api.__main__:app", factory=True, workers=n, **options))
+            return
+        one = create_app(settings)
+        one.state.processes = processes  # their liveness, in /readyz
+        tune_gc()
+        uvicorn.run(CollectClosedSockets(one), **options)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import gc
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 PASS_DELAY_SECONDS = 2.0
+# Middle-generation passes before a full one (CPython's default: 10).
+FULL_PASS_AFTER = 1000
 
 
 def tune_gc() -> None:
@@ -25,14 +27,19 @@ def tune_gc() -> None:
 
     What is built by now (modules, the GraphQL schema, models) lives as long as the
     process: frozen, the full passes no longer scan it (they took 50-150 ms each under
-    load). And a full pass waits for 100 middle-generation passes instead of 10: nearly
-    all garbage is freed by reference counting, and the pass that remains scans every
-    live session state (tens of ms with a thousand sessions cached).
+    load). And a full pass waits for FULL_PASS_AFTER middle-generation passes instead of
+    10: nearly all garbage is freed by reference counting, and the pass that remains
+    scans every live session state (20 ms with a thousand sessions cached, which held up
+    every request in flight: a closed loop of 50 flips had its p99 at 37 ms instead of
+    22, bench/api.py). What those passes found was a few hundred objects each (gc's own
+    callbacks, counted over bench/api.py's runs), so passes ten times rarer keep little
+    more; a closed WebSocket's connection, the one large cycle, is collected on its own
+    (`CollectClosedSockets`).
     """
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, 100)
+    gc.set_threshold(young, middle, FULL_PASS_AFTER)
 
 
 class CollectClosedSockets:

@@ -33,13 +33,20 @@ What this one measures:
 * ``graphql_flip_p99_closed_loop_50_in_flight_2_api_processes`` and the ``rest_`` one:
   the closed loop again on a second server with ``WEB_CONCURRENCY=2`` (issue 18: "closed
   loop, 50 sessions, 2 API processes: flip p99 ≤ 25 ms", target 1); their CPU is both
-  API processes'.
+  API processes'. The ``..._tables_shuffled`` lines (informative) run it with tables
+  passed between connections (below): a table's first flip then often lands on the
+  process that has never loaded it, which reads it from Redis first (a cold load).
 
 The flip-only part of a game is short (a trap, a monster, a choice or the end comes
 after a few flips, about three on average): each run first sets up enough sessions
-(create, issue a player token, look; about one per two flips it will make), outside the
-timings and the CPU reading, and a worker whose session can no longer just flip takes
-the next one set up. The CPU read over the run is then the flips' own:
+(create, issue a player token, look; about one per two flips it will make) over the
+workers' connections, outside the timings and the CPU reading, and a worker whose
+session can no longer just flip takes the next one its own connection set up: each
+session is played by the connection that looked at it as its player, as a player's
+client does. (Until issue 18's last round a worker took any connection's: over two API
+processes about a sixth of the flips were then a session's first on a process that had
+never loaded it; the ``_tables_shuffled`` lines keep that reading.) The CPU read over
+the run is then the flips' own:
 ``server_cpu_ms_per_flip`` (the server's CPU over the run, per flip). Should the
 prepared sessions run out, a worker sets up another inside the run (``renewals``, 0 in
 a normal run) and ``server_cpu_ms_per_flip_less_renewals`` estimates the flips' own CPU
@@ -226,13 +233,16 @@ def _clients(url: str, n: int) -> list[Conn]:
 
 
 class Table:
-    """One flip-only table: a session of one player, replaced when it leaves the turn phase."""
+    """One flip-only table: a session of one player, replaced when it leaves the turn phase.
+    `client` is the connection that set it up (created it and looked at it as its player)."""
 
     def __init__(self) -> None:
         self.session_id = self.token = ""
         self.view: dict[str, Any] = {}
+        self.client: Conn | None = None
 
     async def set_up(self, client: Conn) -> Table:
+        self.client = client
         party = [{"id": "p1", "name": "Ash"}]
         _, body = await client.request(
             "POST", "/v1/sessions", {"preset": "standard_deck", "party": party}
@@ -278,10 +288,17 @@ async def _prepared(server: Server, clients: list[Conn], n: int) -> list[Table]:
     return tables
 
 
-async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -> FlipRun:
+async def _flips(
+    server: Server, graphql: bool, total: int, pace: float = 0.0, shuffled: bool = False
+) -> FlipRun:
     """`total` flips over SESSIONS sessions; with `pace`, each session flips once every
     `pace` seconds (staggered) and a latency runs from when its flip was due; without,
-    each sends its next flip as soon as the last one answered."""
+    each sends its next flip as soon as the last one answered.
+
+    A worker whose table can no longer just flip takes the next table its own connection
+    set up, as a player's client looks at its table and then plays it. `shuffled`: it
+    takes the next one any connection set up, so that, over several API processes, a
+    table's first flip often lands on a process that has never loaded it."""
     latencies: list[float] = []
     left = total
     renewals = 0
@@ -297,8 +314,9 @@ async def _flips(server: Server, graphql: bool, total: int, pace: float = 0.0) -
             while left > 0:
                 command = table.flip()
                 if command is None:
-                    if spare:
-                        table = spare.pop()
+                    own = [i for i, t in enumerate(spare) if shuffled or t.client is client]
+                    if own:
+                        table = spare.pop(own[-1])
                     else:
                         table = await Table().set_up(client)
                         renewals += 1
@@ -361,19 +379,21 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
     closed = f"_closed_loop_{SESSIONS}_in_flight"
     if processes > 1:
         closed += f"_{processes}_api_processes"
-        cases: tuple[tuple[str, bool, float, int, float | None], ...] = (
-            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, 1.0),
-            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, 1.0),
+        cases: tuple[tuple[str, bool, float, int, float | None, bool], ...] = (
+            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, 1.0, False),
+            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, 1.0, False),
+            (f"graphql_flip_p99{closed}_tables_shuffled", True, 0.0, CLOSED_FLIPS, None, True),
+            (f"rest_flip_p99{closed}_tables_shuffled", False, 0.0, CLOSED_FLIPS, None, True),
         )
     else:
         cases = (
-            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, None),
-            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, None),
-            ("graphql_flip_p99", True, TABLE_PACE, PACED_FLIPS, 1.0),
-            ("rest_flip_p99", False, TABLE_PACE, PACED_FLIPS, None),
+            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, None, False),
+            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, None, False),
+            ("graphql_flip_p99", True, TABLE_PACE, PACED_FLIPS, 1.0, False),
+            ("rest_flip_p99", False, TABLE_PACE, PACED_FLIPS, None, False),
         )
-    for case, graphql, pace, flips, target in cases:
-        done = await _flips(api, graphql=graphql, total=flips, pace=pace)
+    for case, graphql, pace, flips, target, shuffled in cases:
+        done = await _flips(api, graphql=graphql, total=flips, pace=pace, shuffled=shuffled)
         run = done.run
         load = (
             f"each flipping once every {pace} s"
