@@ -45,6 +45,7 @@ from graphql import (
     FragmentSpreadNode,
     GraphQLArgument,
     GraphQLEnumType,
+    GraphQLError,
     GraphQLField,
     GraphQLInputField,
     GraphQLInputObjectType,
@@ -63,11 +64,20 @@ from graphql import (
     Undefined,
     default_type_resolver,
     is_abstract_type,
+    is_non_null_type,
 )
-from graphql.execution.values import get_argument_values, get_variable_values
+from graphql.execution.get_variable_signature import get_variable_signature
+from graphql.execution.values import (
+    VariableValues,
+    VariableValueSource,
+    get_argument_values,
+    get_variable_values,
+    input_is_nested_too_deeply,
+)
 from graphql.language import visit
 from graphql.language.visitor import BREAK, Visitor
 from graphql.pyutils import Path
+from graphql.utilities.coerce_input_value import coerce_input_value
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.arguments import StrawberryArgument, convert_arguments
 from strawberry.types.unset import UNSET
@@ -110,11 +120,12 @@ class RootField:
 @dataclass(frozen=True, slots=True)
 class Plan:
     """A compiled operation: its root fields in order, their names (a publishable key's
-    scope) and the operation's variable definitions."""
+    scope), and how its variables are coerced."""
 
     operation: OperationDefinitionNode
     fields: tuple[RootField, ...]
     names: tuple[str, ...]
+    variables: Callable[[dict[str, Any]], VariableValues | None]
 
 
 class Documents:
@@ -167,10 +178,10 @@ async def resolve_all(
 ) -> dict[str, Any] | None:
     """The root fields' results (a value or the exception raised) by response key, or
     None when the variables do not coerce (strawberry answers that)."""
-    coerced = get_variable_values(
-        schema._schema, plan.operation.variable_definitions or (), variables
-    )
-    if isinstance(coerced, list):
+    coerced = plan.variables(variables)
+    if VERIFY:
+        _check_variables(schema, plan, variables, coerced)
+    if coerced is None:
         return None
     results: dict[str, Any] = {}
     for field in plan.fields:
@@ -184,6 +195,65 @@ async def resolve_all(
         except Exception as exc:
             results[field.key] = exc
     return results
+
+
+def _check_variables(
+    schema: Any, plan: Plan, variables: dict[str, Any], coerced: VariableValues | None
+) -> None:
+    """VERIFY: the variables coerce, or not, as graphql-core's own coercion has them."""
+    expected = get_variable_values(
+        schema._schema, plan.operation.variable_definitions or (), variables
+    )
+    same = (
+        isinstance(expected, list)
+        if coerced is None
+        else not isinstance(expected, list) and expected.coerced == coerced.coerced
+    )
+    if not same:
+        raise AssertionError(f"a plan's variables {coerced!r}, graphql-core's {expected!r}")
+
+
+def _variables(
+    schema: GraphQLSchema, operation: OperationDefinitionNode
+) -> Callable[[dict[str, Any]], VariableValues | None]:
+    """The operation's variables coerced as graphql-core's `get_variable_values` does, its
+    signatures read once; None for any error (strawberry's path reports it). With a
+    default value among them, graphql-core's own coercion."""
+    definitions = operation.variable_definitions or ()
+    if any(d.default_value is not None for d in definitions):
+        return lambda given: _or_none(get_variable_values(schema, definitions, given))
+    signatures = []
+    for definition in definitions:
+        signature = get_variable_signature(schema, definition)
+        if isinstance(signature, GraphQLError):
+            raise Unsupported("a variable of no input type")
+        signatures.append(signature)
+
+    def coerce(given: dict[str, Any]) -> VariableValues | None:
+        sources: dict[str, VariableValueSource] = {}
+        coerced: dict[str, Any] = {}
+        for signature in signatures:
+            name = signature.name
+            value = given.get(name, Undefined)
+            if value is Undefined:
+                if is_non_null_type(signature.type):
+                    return None  # required, not given
+                sources[name] = VariableValueSource(signature)
+                continue
+            sources[name] = VariableValueSource(signature, value)
+            if input_is_nested_too_deeply(value, signature.type):
+                return None
+            out = coerce_input_value(value, signature.type)
+            if out is Undefined:
+                return None
+            coerced[name] = out
+        return VariableValues(sources, coerced)
+
+    return coerce
+
+
+def _or_none(found: VariableValues | list[GraphQLError]) -> VariableValues | None:
+    return None if isinstance(found, list) else found
 
 
 def _check_arguments(
@@ -287,7 +357,7 @@ def _compile(schema: Any, document: DocumentNode, operation_name: str | None) ->
             RootField(key, definition, nodes[0], arguments, made_plain, resolve, complete, shown)
         )
     names = tuple(f.node.name.value for f in fields)
-    return Plan(operation, tuple(fields), names)
+    return Plan(operation, tuple(fields), names, _variables(core, operation))
 
 
 def _python_name(definition: GraphQLArgument | GraphQLInputField) -> str:

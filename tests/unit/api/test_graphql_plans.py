@@ -285,3 +285,29 @@ def test_a_document_with_directives_is_not_compiled(tmp_path: Path, runs: list[A
     shown, hidden = asyncio.run(scenario())
     assert "formula" in shown["data"]["roll"] and "formula" not in hidden["data"]["roll"]
     assert [_planned(c) for c in runs] == [False, False]
+
+
+def test_variables_with_defaults_given_null_or_left_out_coerce_as_graphql_core_has_them(
+    tmp_path: Path, runs: list[Any]
+) -> None:
+    app = _app(tmp_path)
+    query = 'query($e: String! = "2d6", $s: String) { roll(expression: $e, seed: $s) { ' \
+        "... on RollResult { expression total seed } ... on Problem { code } } }"  # fmt: skip
+    sent: tuple[dict[str, Any], ...] = ({}, {"s": None}, {"e": "1d4", "s": "x"}, {"e": None})
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with serving(app) as http:
+            return [
+                (await http.post("/graphql", json={"query": query, "variables": v})).json()
+                for v in sent
+            ]
+
+    default, null_seed, given, null_required = asyncio.run(scenario())
+    assert default["data"]["roll"]["expression"] == "2d6"
+    assert null_seed["data"]["roll"]["expression"] == "2d6"
+    assert given["data"]["roll"] == {"expression": "1d4", "total": given["data"]["roll"]["total"],
+                                     "seed": "x"}  # fmt: skip
+    assert null_required["data"] is None and null_required["errors"]
+    # The first ran on strawberry's path; the plan ran the others (its refusal of a null
+    # for `String!` sent that one back to strawberry, which answered the error).
+    assert [_planned(c) for c in runs] == [False, True, True, False]
