@@ -25,6 +25,7 @@ import redis.asyncio
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.connection import HiredisRespSerializer
 from redis.exceptions import NoScriptError
 
 from services.store.client import (
@@ -113,8 +114,27 @@ def async_event_store_client(
                 retry=Retry(NoBackoff(), 0),
             ),
         )
+        pool = client.connection_pool
+        pool.connection_class = _packed_by_hiredis(pool.connection_class)
     client.outage = outage
     return client
+
+
+class _HiredisPacking:
+    """Commands packed by hiredis in C, as redis-py's blocking connections pack them; its
+    asyncio connections pack them in Python (an append's batch: 4% of a flip's CPU)."""
+
+    _packer = HiredisRespSerializer()
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        packed: list[bytes] = self._packer.pack(*args)
+        return packed
+
+
+def _packed_by_hiredis(connection_class: type) -> type:
+    """The pool's connection class (TCP, TLS or a Unix socket: the URL's), packing with
+    hiredis."""
+    return type(f"Hiredis{connection_class.__name__}", (_HiredisPacking, connection_class), {})
 
 
 class AsyncEventStore:
