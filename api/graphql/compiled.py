@@ -7,11 +7,13 @@ document has run through that path (so it parsed and validated there, under ever
 `Documents` compiles it into a `Plan`: its root fields' resolvers and, for each selection
 set, a function that builds the answer from the resolvers' values in the order and shape
 graphql-core gives. The next request for the same text runs the plan, with the checks the
-path around execution makes: the publishable key's scope, variables coerced by
-graphql-core, the document's price.
+path around execution makes: the publishable key's scope, the variables' types, the
+document's price.
 
-Arguments: graphql-core coerces the variables and each root field's arguments, and the
-plan renames them to the plain values (Python names, enum values, dicts) the row's
+Arguments: the variables are coerced by graphql-core's own functions, their signatures
+read once per plan (graphql-core's `get_variable_values` whole when one has a default);
+each root field's arguments by graphql-core's `get_argument_values`; and the plan renames
+them to the plain values (Python names, enum values, dicts) the row's
 resolver validates: what strawberry's conversion to input types gives once the
 resolver makes it plain again (`generate.plain`), without the round trip.
 
@@ -24,9 +26,10 @@ strawberry's path, untouched: before the resolvers ran, as it came; after, with 
 results (`RESOLVED` in the context), so no command runs twice and the answer, errors
 and codes included, is strawberry's own.
 
-`VERIFY` (`DAEDALUS_VERIFY_PLANS=1`, on in the test suite) checks each plan: its plain
-arguments against strawberry's conversion, and its answer against strawberry's path run
-with the resolvers' results; a difference fails the request.
+`VERIFY` (`DAEDALUS_VERIFY_PLANS=1`, on in the test suite) checks each plan: its
+variables against `get_variable_values`, its plain arguments against strawberry's
+conversion, and its answer against strawberry's path run with the resolvers' results;
+a difference fails the request.
 """
 
 from __future__ import annotations
