@@ -380,14 +380,22 @@ def _plain_arguments(definition: GraphQLField) -> Callable[[dict[str, Any]], dic
         for name, argument in definition.args.items()
     }
 
-    def arguments(values: dict[str, Any]) -> dict[str, Any]:
+    return _renamed(named)
+
+
+def _renamed(
+    named: dict[str, tuple[str, Callable[[Any], Any] | None]],
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A dict of GraphQL names as one of Python names, each value converted (or not)."""
+
+    def rename(values: dict[str, Any]) -> dict[str, Any]:
         out = {}
         for name, value in values.items():
             python, convert = named[name]
             out[python] = value if convert is None else convert(value)
         return out
 
-    return arguments
+    return rename
 
 
 def _plain_input(type_: Any) -> Callable[[Any], Any] | None:
@@ -400,21 +408,13 @@ def _plain_input(type_: Any) -> Callable[[Any], Any] | None:
             return None
         return lambda value: None if value is None else [item(each) for each in value]
     if isinstance(type_, GraphQLInputObjectType):
-        fields = {
-            name: (_python_name(field), _plain_input(field.type))
-            for name, field in type_.fields.items()
-        }
-
-        def input_object(value: Any) -> Any:
-            if value is None:
-                return None
-            out = {}
-            for name, given in value.items():
-                python, convert = fields[name]
-                out[python] = given if convert is None else convert(given)
-            return out
-
-        return input_object
+        rename = _renamed(
+            {
+                name: (_python_name(field), _plain_input(field.type))
+                for name, field in type_.fields.items()
+            }
+        )
+        return lambda value: None if value is None else rename(value)
     return None  # a scalar or an enum: graphql-core gives the value strawberry's stands for
 
 
