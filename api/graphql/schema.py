@@ -128,10 +128,10 @@ class PricedDocument(SchemaExtension):
         given = context.context if isinstance(context.context, dict) else {}
         request = given.get("request")
         document = context.graphql_document
-        documents: compiled.Documents | None = getattr(context.schema, "documents", None)
         if compiled.RESOLVED in given:
             yield
             return
+        documents: compiled.Documents | None = getattr(context.schema, "documents", None)
         if documents is not None and document is not None and context.query is not None:
             documents.learn(context.query, context.operation_name, document)
         if (
@@ -142,13 +142,19 @@ class PricedDocument(SchemaExtension):
         ):
             fields = len(root_fields(document, context.operation_name))
             try:
-                await spend_tokens(request, fields, f"a document of {fields} root fields")
+                await spend_document_price(request, fields)
             except RateLimited as exc:
                 extensions = {"code": exc.code, "retryAfter": exc.retry_after}
                 context.result = ExecutionResult(
                     None, [GraphQLError(exc.message, extensions=extensions)]
                 )
         yield
+
+
+async def spend_document_price(request: Any, fields: int) -> None:
+    """A query's or mutation's price: a token per root field (RateLimited past the
+    caller's bucket). Strawberry's path and a plan's (api/graphql/compiled.py) pay it."""
+    await spend_tokens(request, fields, f"a document of {fields} root fields")
 
 
 def _nested(*hooks: Callable[[Any], Iterator[None]]) -> Callable[[Any], Iterator[None]]:
@@ -340,9 +346,8 @@ class DaedalusGraphQL(GraphQL[Context, None]):
         if publishable and not all(field_allowed(n) for n in plan.names):
             return None
         if len(plan.names) > 1:
-            fields = len(plan.names)
             try:
-                await spend_tokens(request, fields, f"a document of {fields} root fields")
+                await spend_document_price(request, len(plan.names))
             except RateLimited:
                 return None  # strawberry's path prices it again, and answers the refusal
         context = await self.get_context(request, Response())

@@ -159,11 +159,7 @@ class AsyncEventStore:
         """RedisEventStore.append, awaited."""
         store = self.store
         keys, args = store.append_call(stream, triples(stream, events), expected_version, guard)
-        sha, script = store.script
-        try:
-            reply: Any = await self.client.evalsha(sha, len(keys), *keys, *args)
-        except NoScriptError:  # a restarted server forgot it: send the script once
-            reply = await self.client.eval(script, len(keys), *keys, *args)
+        reply = await self._run_script(store.script, keys, args)
         return store.appended(stream, expected_version, guard, reply)
 
     async def read(

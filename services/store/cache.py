@@ -58,11 +58,8 @@ _LEAVES = (str, bytes, int, float, bool, type(None))
 _PARTS_OF: dict[type, Callable[[Any], Iterable[object]]] = {}
 
 
-def _no_parts(obj: object) -> Iterable[object]:  # pragma: no cover - never called
+def _NOTHING(obj: object) -> Iterable[object]:
     return ()
-
-
-_NOTHING = _no_parts
 
 
 def _parts_reader(kind: type) -> Callable[[Any], Iterable[object]]:
@@ -77,7 +74,7 @@ def _parts_reader(kind: type) -> Callable[[Any], Iterable[object]]:
     slots = getattr(kind, "__slots__", ())
     names = (slots,) if isinstance(slots, str) else tuple(slots)
     if "__dict__" not in dir(kind) and not names:
-        return lambda obj: ()
+        return _NOTHING
     read = attrgetter(*names) if len(names) > 1 else None
 
     def parts(obj: object) -> Iterable[object]:

@@ -71,8 +71,7 @@ class RedisEventStore:
         self.client = client
         self.cluster = isinstance(client, RedisCluster)
         self.keys = Keys(tenant, LOG_SHARDS if self.cluster else 1)
-        self._script = APPEND_SHARDED if self.cluster else APPEND
-        self._sha = hashlib.sha1(self._script.encode()).hexdigest()
+        self.script = SHARDED_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
 
     # -- writing -----------------------------------------------------------------------
 
@@ -100,10 +99,7 @@ class RedisEventStore:
     ) -> AppendResult:
         """Run the append script on (id, type, JSON body) triples, as they are."""
         keys, args = self.append_call(stream, batch, expected_version, guard)
-        try:
-            reply: Any = self.client.evalsha(self._sha, len(keys), *keys, *args)
-        except NoScriptError:  # a restarted server forgot it: send the script once
-            reply = self.client.eval(self._script, len(keys), *keys, *args)
+        reply = self.run_script(self.script, keys, args)
         return self.appended(stream, expected_version, guard, reply)
 
     # The session path's commands are each split in two, the command and the reading of
@@ -152,11 +148,6 @@ class RedisEventStore:
             if tag == "partial"
             else "these event ids are already stored, but not as this batch"
         )
-
-    @property
-    def script(self) -> tuple[str, str]:
-        """The append script's SHA-1 and its text."""
-        return self._sha, self._script
 
     # -- reading -----------------------------------------------------------------------
 
@@ -345,6 +336,8 @@ class Script:
         return cls(text, hashlib.sha1(text.encode()).hexdigest())
 
 
+APPEND_SCRIPT = Script.of(APPEND)
+SHARDED_APPEND_SCRIPT = Script.of(APPEND_SHARDED)
 LATEST = Script.of(LOAD)
 SAVE = Script.of(SAVE_SNAPSHOT)
 
