@@ -72,6 +72,8 @@ class RedisEventStore:
         self.cluster = isinstance(client, RedisCluster)
         self.keys = Keys(tenant, LOG_SHARDS if self.cluster else 1)
         self.script = SHARDED_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
+        # Each log shard's keys (the log, its counter), as every append names them.
+        self._logs = [(self.keys.log(s), self.keys.sequence(s)) for s in range(self.keys.shards)]
 
     # -- writing -----------------------------------------------------------------------
 
@@ -121,7 +123,7 @@ class RedisEventStore:
             args.append(shard)
         for triple in batch:
             args += triple
-        keys = [k.events(stream), k.ids(stream), k.log(shard), k.sequence(shard)]
+        keys = [k.events(stream), k.ids(stream), *self._logs[shard]]
         if guard is not None:
             keys.append(k.revocations(stream))
             args += [guard.issued_ms, *guard.scopes]
@@ -131,6 +133,10 @@ class RedisEventStore:
         self, stream: str, expected_version: int, guard: Guard | None, reply: Any
     ) -> AppendResult:
         """The append script's reply: the result, or the refusal raised."""
+        if len(reply) == 3 and reply[0] == b"ok":  # one event written: the usual reply
+            if guard is not None:
+                guard.checked = True
+            return AppendResult((reply[1],), (reply[2],))
         tag = _str(reply[0])
         if guard is not None and tag != "invalid":
             guard.checked = True  # the script checks the guard before anything but shape
@@ -387,30 +393,23 @@ def _id(position: int) -> str:
 def triples(stream: str, events: Sequence[NewEvent]) -> list[tuple[str, str, str]]:
     """A batch as the append script takes it, (id, type, JSON body); refused (InvalidBatch)
     when it can never be written."""
-    bodies = _validate(stream, events)
-    return [(e.id, e.type, body) for e, body in zip(events, bodies, strict=True)]
-
-
-def _validate(stream: str, events: Sequence[NewEvent]) -> list[str]:
-    """Refuse a batch that can never be written; return the events' JSON bodies."""
-    if not stream or any(c in stream for c in "{}"):
+    if not stream or "{" in stream or "}" in stream:
         raise InvalidBatch("a stream name is non-empty and has no '{' or '}'")
     if not events:
         raise InvalidBatch("an append needs at least one event")
     if len(events) > MAX_BATCH:
         raise InvalidBatch(f"a batch holds at most {MAX_BATCH} events")
-    ids = [e.id for e in events]
-    if len(set(ids)) != len(ids):
+    if len(events) > 1 and len({e.id for e in events}) != len(events):
         raise InvalidBatch("a batch repeats an event id")
-    bodies = []
+    batch = []
     for e in events:
         if not e.id or not e.type:
             raise InvalidBatch("every event needs an id and a type")
         try:
-            bodies.append(e.body())
+            batch.append((e.id, e.type, e.body()))
         except (TypeError, ValueError) as exc:  # not JSON: refuse the whole batch
             raise InvalidBatch(f"event {e.id!r} has data that is not JSON: {exc}") from exc
-    return bodies
+    return batch
 
 
 def _text(fields: dict[bytes, bytes], name: str) -> str:

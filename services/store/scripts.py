@@ -1,6 +1,10 @@
 """The Lua script that appends a batch: validated first, then written, in one atomic step.
 
-MULTI/EXEC does not roll back, so every check happens before the first write.
+MULTI/EXEC does not roll back, so every check happens before the first write but one:
+at the stream's expected version, the ids are claimed (HSETNX) as they are checked, and a
+stored id among them takes the batch's claims and counter back before anything else is
+written or answered (the script runs whole, so no reader sees the claims). That spares
+the common case a read of the index.
 KEYS: 1 the stream's events (Redis stream, ids 0-<version>), 2 its id index (hash
 event id → "version:position"), 3 the tenant's global log (ids 0-<position>), 4 the
 global position counter. ARGV: stream name, expected version (-1 any), event count,
@@ -36,18 +40,19 @@ local size = n and H + n * 3
 if not n or n < 1 or (guarded and #ARGV < size + 2) or (not guarded and #ARGV ~= size) then
   return {'invalid', 'malformed batch'}
 end
-local ids, seen = {}, {}
+local seen = n > 1 and {} or nil
 for i = 1, n do
   local base = H + (i - 1) * 3
   local id, kind = ARGV[base + 1], ARGV[base + 2]
   if id == '' or kind == '' then return {'invalid', 'event ' .. i .. ' has no id or type'} end
-  if seen[id] then return {'invalid', 'event id ' .. id .. ' is repeated'} end
+  if seen then
+    if seen[id] then return {'invalid', 'event id ' .. id .. ' is repeated'} end
+    seen[id] = true
+  end
   local ok, data = pcall(cjson.decode, ARGV[base + 3])
   if not ok or type(data) ~= 'table' then
     return {'invalid', 'event ' .. i .. ' has data that is not a JSON object'}
   end
-  seen[id] = true
-  ids[i] = id
 end
 if guarded then
   local issued, scopes = tonumber(ARGV[size + 1]), {}
@@ -59,38 +64,55 @@ if guarded then
     if cutoff and issued <= cutoff then return {'revoked'} end
   end
 end
-local known = redis.call('HMGET', KEYS[2], unpack(ids))
-local found = 0
-for i = 1, n do if known[i] then found = found + 1 end end
-if found == n then
+-- The batch's ids as stored: the first attempt's reply (a retry), a refusal, or nil when
+-- none is stored.
+local function stored()
+  local ids = {}
+  for i = 1, n do ids[i] = ARGV[H + (i - 1) * 3 + 1] end
+  local known = redis.call('HMGET', KEYS[2], unpack(ids))
+  local found = 0
+  for i = 1, n do if known[i] then found = found + 1 end end
+  if found == 0 then return nil end
+  if found < n then return {'partial'} end
   local reply = {'dup'}
   local first = nil
   for i = 1, n do
     local sep = string.find(known[i], ':', 1, true)
     local v = tonumber(string.sub(known[i], 1, sep - 1))
     if first == nil then first = v elseif v ~= first + i - 1 then return {'moved'} end
-    table.insert(reply, v)
-    table.insert(reply, tonumber(string.sub(known[i], sep + 1)))
+    reply[2 * i] = v
+    reply[2 * i + 1] = tonumber(string.sub(known[i], sep + 1))
   end
   return reply
 end
-if found > 0 then return {'partial'} end
 local current = redis.call('XLEN', KEYS[1])
-if expected >= 0 and current ~= expected then return {'conflict', current} end
+if expected >= 0 and current ~= expected then
+  return stored() or {'conflict', current}
+end
+-- The stream is where the writer expects it: claim the ids (HSETNX answers whether one
+-- is stored, so the common case reads nothing more). A stored id takes every claim and
+-- the counter back before anything else is written, and the batch is answered as above.
+local sequence = redis.call('INCRBY', KEYS[4], n) - n
+for i = 1, n do
+  local at = (current + i) .. ':' .. ((sequence + i) * stride + offset)
+  if redis.call('HSETNX', KEYS[2], ARGV[H + (i - 1) * 3 + 1], at) == 0 then
+    for j = 1, i - 1 do redis.call('HDEL', KEYS[2], ARGV[H + (j - 1) * 3 + 1]) end
+    redis.call('DECRBY', KEYS[4], n)
+    return stored()
+  end
+end
 local reply = {'ok'}
 for i = 1, n do
   local base = H + (i - 1) * 3
-  local version = current + i
-  local sequence = redis.call('INCR', KEYS[4])
-  local position = sequence * stride + offset
+  local version, s = current + i, sequence + i
+  local position = s * stride + offset
   redis.call('XADD', KEYS[1], '0-' .. version,
     'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3], 'pos', position)
-  redis.call('HSET', KEYS[2], ARGV[base + 1], version .. ':' .. position)
-  redis.call('XADD', KEYS[3], '0-' .. sequence,
+  redis.call('XADD', KEYS[3], '0-' .. s,
     'stream', stream, 'version', version,
     'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3])
-  table.insert(reply, version)
-  table.insert(reply, position)
+  reply[2 * i] = version
+  reply[2 * i + 1] = position
 end
 return reply
 """

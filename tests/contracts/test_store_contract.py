@@ -146,6 +146,28 @@ def test_a_batch_overlapping_stored_events_writes_nothing(store: RedisEventStore
     assert store.version("o") == 3
 
 
+def test_a_batch_refused_at_the_streams_version_leaves_no_trace(store: RedisEventStore) -> None:
+    # At the stream's version (or ANY) the script claims a batch's ids as it checks them:
+    # a stored id among them must take every claim, and the log's counter, back.
+    stored = events(2)
+    first = store.append("t", stored)
+    head = store.head()
+    fresh = events(2)
+    with pytest.raises(IdempotencyConflict):  # two new ids, then a stored one
+        store.append("t", [*fresh, stored[1]], expected_version=2)
+    with pytest.raises(IdempotencyConflict):  # stored ids in another order
+        store.append("t", list(reversed(stored)), expected_version=ANY)
+    again = store.append("t", stored, expected_version=ANY)  # a retry: its first answer
+    assert again.duplicate
+    assert (again.versions, again.positions) == (first.versions, first.positions)
+    assert store.version("t") == 2 and store.head() == head
+    assert [store.lookup("t", e.id) for e in fresh] == [None, None]
+    later = store.append("t", fresh, expected_version=2)
+    assert not later.duplicate and later.versions == (3, 4)
+    step = store.keys.shards  # the next sequences of the stream's shard: no gap
+    assert later.positions == (first.positions[-1] + step, first.positions[-1] + 2 * step)
+
+
 def test_an_identical_batch_retried_three_times_is_stored_once(store: RedisEventStore) -> None:
     batch = events(4)
     first = store.append("i", batch, expected_version=NO_STREAM)
