@@ -18,6 +18,7 @@ from starlette.types import ASGIApp
 from api.app import create_app
 from api.gc_policy import CollectClosedSockets, tune_gc
 from api.listening import serve_processes
+from api.protocol import HttpProtocol
 from api.secret_key import with_stored_key
 from infra.logs import configure_logging
 from infra.settings import Settings
@@ -71,6 +72,8 @@ def main() -> None:
             # A WebSocket message obeys the body limit of an HTTP request: a larger one
             # closes the socket with 1009 (message too big) before it is parsed.
             "ws_max_size": settings.max_body_bytes,
+            # uvicorn's httptools protocol, a response's writes sent as one (api/protocol.py).
+            "http": HttpProtocol,
         }
         if settings.api_processes > 1:
             # Each process builds its own app (`app` above, a factory) and listens on a

@@ -7,7 +7,9 @@ process has. An entry's size is estimated by walking its objects (`approximate_s
 when a stream is first stored, and again once it has moved `REMEASURE_EVERY` versions
 on. A state grows by a few small objects an event, so in between the last estimate
 stands; walking the whole state on every command took about half of a command's CPU
-(bench/api.py, server CPU per flip).
+(bench/api.py, server CPU per flip). A value whose unchanging parts (below) are not the
+ones measured is measured again at once: a new session's first state is the empty one,
+and the state its first event makes holds the maze, most of its size.
 
 Most of a state never changes within a stream: a maze's definition and card table are
 60-75% of its walk. The cache's `shared` names such parts of a value; a newer value of
@@ -140,7 +142,11 @@ class StateCache(Generic[V]):
         current = self._entries.get(stream)
         if current is not None and current.version > version:
             return
-        if current is not None and version - current.measured_at < REMEASURE_EVERY:
+        if (
+            current is not None
+            and version - current.measured_at < REMEASURE_EVERY
+            and (self.shared is None or _same(self.shared(value), current.shared))
+        ):
             size, measured_at = current.size, current.measured_at  # close enough
             entry = _Entry(value, version, size, measured_at, current.shared, current.shared_size)
         else:

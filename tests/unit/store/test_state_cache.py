@@ -102,3 +102,17 @@ def test_a_streams_unchanging_parts_are_measured_once_and_counted_every_time() -
     other = Game(Counted(("new",)), ("a",))  # new rules (a snapshot's): measured afresh
     cache.remember("s", other, version=1 + 2 * REMEASURE_EVERY)
     assert cache.bytes == approximate_size(other)
+
+
+def test_a_value_whose_unchanging_parts_are_new_is_measured_at_once() -> None:
+    # A session's first state is the empty one; the next (its maze dealt) holds the
+    # rules: counting it as the empty one until the next scheduled walk under-counts it.
+    cache: StateCache[Game] = StateCache(max_entries=10, shared=lambda g: (g.rules,))
+    cache.remember("s", Game(Counted(()), ()), version=0)
+    empty = cache.bytes
+    dealt = Game(Counted(tuple(f"rule {i}" for i in range(2_000))), ("a",))
+    cache.remember("s", dealt, version=1)
+    assert cache.bytes == approximate_size(dealt) > 10 * empty
+    Counted.walks = 0
+    cache.remember("s", Game(dealt.rules, ("a", "b")), version=2)  # the same rules
+    assert Counted.walks == 0 and cache.bytes == approximate_size(dealt)
