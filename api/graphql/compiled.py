@@ -65,6 +65,7 @@ from graphql import (
     OperationDefinitionNode,
     SelectionSetNode,
     Undefined,
+    VariableNode,
     default_type_resolver,
     is_abstract_type,
     is_non_null_type,
@@ -75,7 +76,6 @@ from graphql.execution.values import (
     VariableValueSource,
     get_argument_values,
     get_variable_values,
-    input_is_nested_too_deeply,
 )
 from graphql.language import visit
 from graphql.language.visitor import BREAK, Visitor
@@ -114,6 +114,7 @@ class RootField:
     definition: GraphQLField
     node: FieldNode
     arguments: list[StrawberryArgument]
+    values: Callable[[VariableValues], dict[str, Any]]  # graphql-core's coerced arguments
     plain: Callable[[dict[str, Any]], dict[str, Any]]
     resolve: Resolver
     complete: Complete
@@ -190,10 +191,10 @@ async def resolve_all(
     for field in plan.fields:
         info = _Info(context, field.shown)
         try:
-            values = get_argument_values(field.definition, field.node, coerced)
+            values = field.values(coerced)
             kwargs = field.plain(values)
             if VERIFY:
-                _check_arguments(schema, field, values, kwargs)
+                _check_arguments(schema, field, values, kwargs, coerced)
             results[field.key] = await field.resolve(info, **kwargs)
         except Exception as exc:
             results[field.key] = exc
@@ -244,8 +245,10 @@ def _variables(
                 sources[name] = VariableValueSource(signature)
                 continue
             sources[name] = VariableValueSource(signature, value)
-            if input_is_nested_too_deeply(value, signature.type):
-                return None
+            # graphql-core's `input_is_nested_too_deeply` is left out: a plan's variables
+            # come from a body `decode_json` read, which nests at most MAX_JSON_DEPTH (64)
+            # levels, and an input nests deeper than that only by the schema's own list
+            # types, far under graphql-core's bound (tests/unit/api/test_graphql_plans.py).
             out = coerce_input_value(value, signature.type)
             if out is Undefined:
                 return None
@@ -260,9 +263,17 @@ def _or_none(found: VariableValues | list[GraphQLError]) -> VariableValues | Non
 
 
 def _check_arguments(
-    schema: Any, field: RootField, values: dict[str, Any], kwargs: dict[str, Any]
+    schema: Any,
+    field: RootField,
+    values: dict[str, Any],
+    kwargs: dict[str, Any],
+    variables: VariableValues,
 ) -> None:
-    """VERIFY: the plain arguments are what strawberry's conversion, made plain, gives."""
+    """VERIFY: the coerced arguments are graphql-core's, and the plain ones what
+    strawberry's conversion, made plain, gives."""
+    expected_values = get_argument_values(field.definition, field.node, variables)
+    if expected_values != values:
+        raise AssertionError(f"a plan's arguments {values!r}, graphql-core's {expected_values!r}")
     converted = convert_arguments(
         values, field.arguments, schema.schema_converter.scalar_registry, schema.config
     )
@@ -354,13 +365,50 @@ def _compile(schema: Any, document: DocumentNode, operation_name: str | None) ->
             raise Unsupported("a synchronous root resolver")
         complete = compiler.value(definition.type, nodes, root, name)
         arguments = list(strawberry_field.arguments)
+        values = _argument_values(definition, nodes[0])
         made_plain = _plain_arguments(definition)
         shown = compiler.shown(definition.type, nodes)
         fields.append(
-            RootField(key, definition, nodes[0], arguments, made_plain, resolve, complete, shown)
+            RootField(
+                key, definition, nodes[0], arguments, values, made_plain, resolve, complete, shown
+            )
         )
     names = tuple(f.node.name.value for f in fields)
     return Plan(operation, tuple(fields), names, _variables(core, operation))
+
+
+def _argument_values(
+    definition: GraphQLField, node: FieldNode
+) -> Callable[[VariableValues], dict[str, Any]]:
+    """A root field's coerced arguments, as graphql-core's `get_argument_values` gives
+    them. Where every argument given is a bare variable and none left out has a default
+    (what a client's document usually is), they are the variables' coerced values, read
+    directly; a variable left out or null where a value is required goes to
+    graphql-core's function, which answers it (a default, or the error)."""
+    given = {argument.name.value: argument.value for argument in node.arguments or ()}
+    reads: list[tuple[str, str, bool]] = []
+    for name, argument in definition.args.items():
+        value = given.get(name)
+        if value is None:
+            defaulted = argument.default is not None or argument.default_value is not Undefined
+            if defaulted or is_non_null_type(argument.type):
+                return lambda variables: get_argument_values(definition, node, variables)
+            continue
+        if not isinstance(value, VariableNode):
+            return lambda variables: get_argument_values(definition, node, variables)
+        reads.append((argument.out_name or name, value.name.value, is_non_null_type(argument.type)))
+
+    def read(variables: VariableValues) -> dict[str, Any]:
+        coerced = variables.coerced
+        values: dict[str, Any] = {}
+        for out_name, variable, required in reads:
+            value = coerced.get(variable, Undefined)
+            if value is Undefined or (value is None and required):
+                return get_argument_values(definition, node, variables)
+            values[out_name] = value
+        return values
+
+    return read
 
 
 def _python_name(definition: GraphQLArgument | GraphQLInputField) -> str:

@@ -122,6 +122,9 @@ def test_json_up_to_the_depth_limit_is_read() -> None:
         "variables": {"a": [1, {"b": None}]},
     }
     assert decode_json(b"5") == 5
+    # More brackets than the limit, but not nested that deep: in strings, or side by side.
+    assert decode_json(json.dumps({"query": "{" * 200})) == {"query": "{" * 200}
+    assert decode_json(json.dumps([[[]]] * 100).encode()) == [[[]]] * 100
 
 
 @pytest.mark.parametrize(

@@ -311,3 +311,45 @@ def test_variables_with_defaults_given_null_or_left_out_coerce_as_graphql_core_h
     # The first ran on strawberry's path; the plan ran the others (its refusal of a null
     # for `String!` sent that one back to strawberry, which answered the error).
     assert [_planned(c) for c in runs] == [False, True, True, False]
+
+
+def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read() -> None:
+    # Bare variables are read from the coerced variables; a literal, a default, a
+    # variable left out or null where a value is required go through graphql-core.
+    from graphql import FieldNode, OperationDefinitionNode, build_schema, parse
+    from graphql.execution.values import get_argument_values, get_variable_values
+
+    core = build_schema(
+        'type Query { f(a: String, b: Int!, c: Int = 3): String, g(a: String = "x"): String }'
+    )
+    query = core.query_type
+    assert query is not None
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("query($a: String, $b: Int!) { f(a: $a, b: $b) }", {"a": "one", "b": 2}),
+        ("query($a: String, $b: Int!) { f(a: $a, b: $b) }", {"b": 2}),  # $a left out
+        ("query($a: String, $b: Int!) { f(a: $a, b: $b) }", {"a": None, "b": 2}),
+        ("query($b: Int!, $c: Int) { f(b: $b, c: $c) }", {"b": 1}),  # $c left out: default
+        ('query($b: Int!) { f(b: $b, a: "lit") }', {"b": 1}),  # a literal
+        ("query { g }", {}),  # the argument left out: its default
+        ("query($a: String) { g(a: $a) }", {}),
+    ]
+    for text, given in cases:
+        operation = parse(text).definitions[0]
+        assert isinstance(operation, OperationDefinitionNode)
+        node = operation.selection_set.selections[0]
+        assert isinstance(node, FieldNode)
+        definition = query.fields[node.name.value]
+        variables = get_variable_values(core, operation.variable_definitions or (), given)
+        assert not isinstance(variables, list)
+        read = compiled._argument_values(definition, node)(variables)
+        assert read == get_argument_values(definition, node, variables), text
+
+
+def test_a_plans_variables_cannot_nest_as_deep_as_graphql_cores_bound() -> None:
+    # A plan skips graphql-core's nesting check: its variables come from a body that
+    # decode_json bounds far under that check's depth (schema list types add a few).
+    from graphql.language.parser import MAX_NESTING_DEPTH
+
+    from api.graphql.transport import MAX_JSON_DEPTH
+
+    assert MAX_JSON_DEPTH + 32 < MAX_NESTING_DEPTH
