@@ -40,10 +40,10 @@ def tune_gc() -> None:
 
     A young pass waits for YOUNG_PASS_AFTER new objects instead of 700. Each young pass
     finds the objects of the requests in flight alive and moves them on, and the middle
-    passes that then scan them cost more than the young ones: with 50 flips in flight,
-    the middle passes took 19 ms of every 3,000 flips' CPU at 2,000, against 57-69 ms at
-    700 (about 4% of a flip), for a longest pass of 3 ms instead of 2 (gc's callbacks,
-    bench/api.py's closed loop). At 10,000 a middle pass took 30 ms.
+    passes that then scan them cost as much as the young ones: with 50 flips in flight,
+    the middle passes took 19 ms of 3,000 flips' CPU at 2,000, against 28-69 ms at 700
+    (up to 5% of a flip), for a longest pass of 3 ms instead of 2 (gc's callbacks,
+    bench/api.py's closed loop). At 4,000 a pass took up to 8 ms, at 10,000 30 ms.
     """
     gc.collect()
     gc.freeze()
