@@ -385,6 +385,10 @@ def _argument_values(
     (what a client's document usually is), they are the variables' coerced values, read
     directly; a variable left out or null where a value is required goes to
     graphql-core's function, which answers it (a default, or the error)."""
+
+    def graphql_cores(variables: VariableValues) -> dict[str, Any]:
+        return get_argument_values(definition, node, variables)
+
     given = {argument.name.value: argument.value for argument in node.arguments or ()}
     reads: list[tuple[str, str, bool]] = []
     for name, argument in definition.args.items():
@@ -392,10 +396,10 @@ def _argument_values(
         if value is None:
             defaulted = argument.default is not None or argument.default_value is not Undefined
             if defaulted or is_non_null_type(argument.type):
-                return lambda variables: get_argument_values(definition, node, variables)
+                return graphql_cores
             continue
         if not isinstance(value, VariableNode):
-            return lambda variables: get_argument_values(definition, node, variables)
+            return graphql_cores
         reads.append((argument.out_name or name, value.name.value, is_non_null_type(argument.type)))
 
     def read(variables: VariableValues) -> dict[str, Any]:
@@ -404,7 +408,7 @@ def _argument_values(
         for out_name, variable, required in reads:
             value = coerced.get(variable, Undefined)
             if value is Undefined or (value is None and required):
-                return get_argument_values(definition, node, variables)
+                return graphql_cores(variables)
             values[out_name] = value
         return values
 

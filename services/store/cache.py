@@ -142,15 +142,20 @@ class StateCache(Generic[V]):
         current = self._entries.get(stream)
         if current is not None and current.version > version:
             return
-        if (
-            current is not None
-            and version - current.measured_at < REMEASURE_EVERY
-            and (self.shared is None or _same(self.shared(value), current.shared))
-        ):
-            size, measured_at = current.size, current.measured_at  # close enough
-            entry = _Entry(value, version, size, measured_at, current.shared, current.shared_size)
-        else:
-            entry = self._measured(value, version, current)
+        shared = self.shared(value) if self.shared is not None else ()
+        known = current if current is not None and _same(shared, current.shared) else None
+        if known is not None and version - known.measured_at < REMEASURE_EVERY:
+            entry = _Entry(  # close enough
+                value, version, known.size, known.measured_at, known.shared, known.shared_size
+            )
+        else:  # measured, less the unchanging parts if they were measured before
+            shared_size = (
+                known.shared_size
+                if known is not None
+                else approximate_size(shared) - sys.getsizeof(shared)
+            )
+            size = shared_size + approximate_size(value, skip=shared)
+            entry = _Entry(value, version, size, version, shared, shared_size)
         size = entry.size
         self.pop(stream)
         self._entries[stream] = entry
@@ -160,15 +165,6 @@ class StateCache(Generic[V]):
         ):
             _, evicted = self._entries.popitem(last=False)
             self.bytes -= evicted.size
-
-    def _measured(self, value: V, version: int, current: _Entry[V] | None) -> _Entry[V]:
-        shared = self.shared(value) if self.shared is not None else ()
-        if current is not None and _same(shared, current.shared):
-            shared_size = current.shared_size  # the same objects: measured before
-        else:
-            shared_size = approximate_size(shared) - sys.getsizeof(shared)
-        size = shared_size + approximate_size(value, skip=shared)
-        return _Entry(value, version, size, version, shared, shared_size)
 
     def pop(self, stream: str) -> None:
         """Forget `stream`."""
