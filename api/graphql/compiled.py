@@ -69,6 +69,7 @@ from graphql import (
     default_type_resolver,
     is_abstract_type,
     is_non_null_type,
+    is_required_argument,
 )
 from graphql.execution.get_variable_signature import get_variable_signature
 from graphql.execution.values import (
@@ -80,7 +81,7 @@ from graphql.execution.values import (
 from graphql.language import visit
 from graphql.language.visitor import BREAK, Visitor
 from graphql.pyutils import Path
-from graphql.utilities.coerce_input_value import coerce_input_value
+from graphql.utilities.coerce_input_value import coerce_default_value, coerce_input_value
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.arguments import StrawberryArgument, convert_arguments
 from strawberry.types.unset import UNSET
@@ -381,9 +382,10 @@ def _argument_values(
     definition: GraphQLField, node: FieldNode
 ) -> Callable[[VariableValues], dict[str, Any]]:
     """A root field's coerced arguments, as graphql-core's `get_argument_values` gives
-    them. Where every argument given is a bare variable and none left out has a default
-    (what a client's document usually is), they are the variables' coerced values, read
-    directly; a variable left out or null where a value is required goes to
+    them. Where every argument given is a bare variable (what a client's document usually
+    is), they are the variables' coerced values, read directly, with the defaults of the
+    arguments left out (coerced once, by graphql-core's function, which memoizes them on
+    the argument as well); a variable left out or null where a value is required goes to
     graphql-core's function, which answers it (a default, or the error)."""
 
     def graphql_cores(variables: VariableValues) -> dict[str, Any]:
@@ -391,12 +393,18 @@ def _argument_values(
 
     given = {argument.name.value: argument.value for argument in node.arguments or ()}
     reads: list[tuple[str, str, bool]] = []
+    defaults: dict[str, Any] = {}
     for name, argument in definition.args.items():
         value = given.get(name)
         if value is None:
-            defaulted = argument.default is not None or argument.default_value is not Undefined
-            if defaulted or is_non_null_type(argument.type):
-                return graphql_cores
+            if is_required_argument(argument):
+                return graphql_cores  # required and left out: graphql-core's error
+            try:
+                default = coerce_default_value(argument)
+            except (GraphQLError, TypeError):
+                return graphql_cores  # an invalid default: graphql-core's error
+            if default is not Undefined:
+                defaults[argument.out_name or name] = default
             continue
         if not isinstance(value, VariableNode):
             return graphql_cores
@@ -404,7 +412,7 @@ def _argument_values(
 
     def read(variables: VariableValues) -> dict[str, Any]:
         coerced = variables.coerced
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = dict(defaults)
         for out_name, variable, required in reads:
             value = coerced.get(variable, Undefined)
             if value is Undefined or (value is None and required):

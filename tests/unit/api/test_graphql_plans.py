@@ -314,8 +314,9 @@ def test_variables_with_defaults_given_null_or_left_out_coerce_as_graphql_core_h
 
 
 def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read() -> None:
-    # Bare variables are read from the coerced variables; a literal, a default, a
-    # variable left out or null where a value is required go through graphql-core.
+    # Bare variables are read from the coerced variables, with the defaults of the
+    # arguments left out; a literal, or a variable left out or null where a value is
+    # required, go through graphql-core.
     from graphql import FieldNode, OperationDefinitionNode, build_schema, parse
     from graphql.execution.values import get_argument_values, get_variable_values
 
@@ -332,7 +333,10 @@ def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read()
         ('query($b: Int!) { f(b: $b, a: "lit") }', {"b": 1}),  # a literal
         ("query { g }", {}),  # the argument left out: its default
         ("query($a: String) { g(a: $a) }", {}),
+        ("query($b: Int!) { f(b: $b) }", {"b": 5}),  # `c` left out: its default, read
+        ("query($b: Int!) { f(b: $b, c: 4) }", {"b": 5}),
     ]
+    read_directly = []
     for text, given in cases:
         operation = parse(text).definitions[0]
         assert isinstance(operation, OperationDefinitionNode)
@@ -341,8 +345,13 @@ def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read()
         definition = query.fields[node.name.value]
         variables = get_variable_values(core, operation.variable_definitions or (), given)
         assert not isinstance(variables, list)
-        read = compiled._argument_values(definition, node)(variables)
+        reader = compiled._argument_values(definition, node)
+        read = reader(variables)
         assert read == get_argument_values(definition, node, variables), text
+        read_directly.append(reader.__name__ == "read")
+    # The arguments left out, defaulted or not, keep a document on the direct path (a
+    # table's sendCommand leaves out seenVersion and commandId); a literal does not.
+    assert read_directly == [True, True, True, True, False, True, True, True, False]
 
 
 def test_a_plans_variables_cannot_nest_as_deep_as_graphql_cores_bound() -> None:
