@@ -15,13 +15,18 @@ class StoreError(DomainError):
 
 
 class WrongExpectedVersion(StoreError):
-    """The stream is not at the version the writer expected; nothing was written."""
+    """The stream is not at the version the writer expected; nothing was written.
+
+    The message reaches clients (a stale `seen_version`), so it names the versions only,
+    not the stream's internal name; `stream` says which it is, for the code and logs.
+    """
 
     code = "version_conflict"
 
     def __init__(self, stream: str, expected: int, actual: int) -> None:
         super().__init__(
-            f"stream {stream!r} is at version {actual}, not {expected}", code=self.code
+            f"version conflict: at version {actual}, not the expected {expected}",
+            code=self.code,
         )
         self.stream = stream
         self.expected_version = expected

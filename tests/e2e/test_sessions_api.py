@@ -264,6 +264,10 @@ def test_a_command_decided_on_a_stale_version_is_a_409(client: httpx.Client) -> 
     table.send({**policy(table.state()), "seen_version": seen})
     stale = table.post("commands", {**policy(table.state()), "seen_version": seen}, table.gm)
     assert stale.status_code == 409 and stale.json()["code"] == "version_conflict"
+    # The versions, not the store's internal name for the session's stream.
+    now = table.get("", table.gm).json()["version"]
+    message = stale.json()["detail"]
+    assert message == f"version conflict: at version {now}, not the expected {seen}"
 
 
 def test_graphql_versions_are_long_so_a_far_future_version_is_a_conflict(
