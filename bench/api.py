@@ -30,6 +30,11 @@ What this one measures:
   the closed loop on one process (less any renewals'), against that budget.
 * ``rest_flip_p99`` and ``rest_flip_p99_closed_loop_50_in_flight`` (informative): the
   same two over ``POST /v1/sessions/{id}/commands``.
+* ``rest_look_server_cpu`` and ``graphql_look_server_cpu`` (informative): the API's CPU
+  per look at a table (``getSession``: the revocation check and the state, both read in
+  the event loop), ``SESSIONS`` players each reading their own table in a closed loop,
+  against the flip's CPU in the same run (ratio = flip / look: a read should cost less
+  than the write).
 * ``graphql_flip_p99_closed_loop_50_in_flight_2_api_processes`` and the ``rest_`` one:
   the closed loop again on a second server with ``WEB_CONCURRENCY=2`` (issue 18: "closed
   loop, 50 sessions, 2 API processes: flip p99 ≤ 25 ms", target 1); their CPU is both
@@ -371,6 +376,44 @@ async def _flips(
         await asyncio.gather(*(c.aclose() for c in clients))
 
 
+LOOK_QUERY = """query($id: ID!, $t: String!) { session(id: $id, token: $t) {
+  ... on SessionView { version view { ... on LabyrinthTableView { phase } } }
+  ... on Problem { code } } }"""
+
+
+async def _looks(server: Server, graphql: bool, total: int) -> tuple[float, float]:
+    """The API's CPU per look (ms) and its p99 (ms): SESSIONS players each reading their
+    table (`getSession`) as soon as the last read answered, `total` reads in all."""
+    clients = _clients(server.url, SESSIONS)
+    try:
+        tables = await _prepared(server, clients, SESSIONS)
+        latencies: list[float] = []
+
+        async def read(table: Table) -> None:
+            assert table.client is not None
+            for _ in range(total // SESSIONS):
+                start = time.perf_counter()
+                if graphql:
+                    variables = {"id": table.session_id, "t": table.token}
+                    _, answer = await table.client.request(
+                        "POST", "/graphql", {"query": LOOK_QUERY, "variables": variables}
+                    )
+                    looked = answer["data"]["session"]
+                else:
+                    path = f"/v1/sessions/{table.session_id}"
+                    _, looked = await table.client.request("GET", path, None, table.token)
+                latencies.append(time.perf_counter() - start)
+                if "view" not in looked:
+                    raise RuntimeError(f"look refused: {looked}")
+
+        cpu = server.cpu.seconds()
+        await asyncio.gather(*(read(t) for t in tables))
+        ms = sorted(x * 1000 for x in latencies)
+        return (server.cpu.seconds() - cpu) * 1000 / len(ms), _percentile(ms, 0.99)
+    finally:
+        await asyncio.gather(*(c.aclose() for c in clients))
+
+
 async def bench_flips(api: Server, processes: int = 1) -> None:
     """Flip p99 with SESSIONS sessions at a table's pace (target) and flat out, both APIs;
     with 2 API processes, the closed loop only (the issue's target: p99 ≤ 25 ms)."""
@@ -392,6 +435,7 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
             ("graphql_flip_p99", True, TABLE_PACE, PACED_FLIPS, 1.0, False),
             ("rest_flip_p99", False, TABLE_PACE, PACED_FLIPS, None, False),
         )
+    flip_cpu: dict[str, float] = {}
     for case, graphql, pace, flips, target, shuffled in cases:
         done = await _flips(api, graphql=graphql, total=flips, pace=pace, shuffled=shuffled)
         run = done.run
@@ -435,6 +479,21 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
                 "client_cpu_ms_per_flip": round(done.client_cpu_ms, 3),
             }
             print(json.dumps(cpu), flush=True)
+            flip_cpu[transport] = done.flip_cpu_ms
+    for transport, cost in flip_cpu.items():  # a read next to the write just measured
+        look_ms, p99 = await _looks(api, graphql=transport == "graphql", total=CLOSED_FLIPS)
+        look = {
+            "bench": "api",
+            "case": f"{transport}_look_server_cpu",
+            "unit": "ms",
+            "value": round(look_ms, 3),
+            "baseline": "the flip's API CPU in this run (a read should cost less than a write)",
+            "baseline_value": round(cost, 3),
+            "ratio": round(cost / look_ms, 2),
+            "target": None,
+            "p99_ms": round(p99, 2),
+        }
+        print(json.dumps(look), flush=True)
 
 
 def main() -> None:

@@ -5,7 +5,8 @@ subject its role tokens name, its viewers, views and event redaction, its seats 
 top of it every table has the same first tokens, token issue and revocation, view, event
 history and grant check. Sessions (api/sessions/usecases.py) and campaigns
 (api/campaigns/usecases.py) add only their commands. The use cases block (Redis):
-callers run them in a thread.
+callers run them in a thread; the look and the revocation check also come awaited
+(`alook`, `alive`), on the tenant's asyncio store.
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from typing import Any, Generic, TypeVar
 from starlette.requests import HTTPConnection
 
 from api.tables.access import NotReady, now, secret_of, tenant_of
-from api.tables.revocation import ensure_live, now_ms, revocations_of, revoke
+from api.tables.revocation import (
+    ensure_live,
+    now_ms,
+    refuse_if_covered,
+    revocations_of,
+    revoke,
+    scopes_of,
+)
 from api.tables.tokens import (
     Forbidden,
     InvalidToken,
@@ -32,9 +40,10 @@ from api.tables.tokens import (
 )
 from infra.logs import annotate
 from services.errors import DomainError
+from services.store.aio import AsyncEventStore
 from services.store.model import RecordedEvent
 from services.store.revocations import Revocations
-from services.store.sessions import SessionService
+from services.store.sessions import Loaded, SessionService
 
 S = TypeVar("S")
 V = TypeVar("V")
@@ -94,7 +103,9 @@ class Kind(Generic[S, V]):
 
     def started(self, service: SessionService[S], table_id: str) -> Any:
         """The table loaded, once it has events (`absent` before)."""
-        loaded = service.load(table_id)
+        return self._started(service.load(table_id))
+
+    def _started(self, loaded: Loaded[S]) -> Loaded[S]:
         if loaded.version == 0:
             raise self.absent()
         return loaded
@@ -130,6 +141,11 @@ class Kind(Generic[S, V]):
         """401 `token_revoked` when a revocation covers `grant` (blocking: one HMGET)."""
         stream = self.of(conn).stream(self.table_id(grant))
         ensure_live(revocations_of(conn, grant.tenant), stream, grant)
+
+    async def alive(self, conn: HTTPConnection, grant: RoleToken, store: AsyncEventStore) -> None:
+        """`live` on the tenant's asyncio store (`store`), awaited in the event loop."""
+        stream = self.of(conn).stream(self.table_id(grant))
+        refuse_if_covered(grant, await store.revocation_cutoffs(stream, scopes_of(grant)))
 
     def first_tokens(
         self, secret: bytes, table_id: str, issued: int, ttl: int, tenant: str
@@ -180,8 +196,17 @@ class Kind(Generic[S, V]):
 
     def look(self, service: SessionService[S], grant: RoleToken) -> dict[str, Any]:
         """The table as this token's viewer sees it, and its version."""
+        return self._looked(grant, service.load(self.table_id(grant)))
+
+    async def alook(
+        self, service: SessionService[S], store: AsyncEventStore, grant: RoleToken
+    ) -> dict[str, Any]:
+        """`look` on the tenant's asyncio store (`store`), awaited in the event loop."""
+        return self._looked(grant, await service.aload(store, self.table_id(grant)))
+
+    def _looked(self, grant: RoleToken, loaded: Loaded[S]) -> dict[str, Any]:
         table_id = self.table_id(grant)
-        loaded = self.started(service, table_id)
+        loaded = self._started(loaded)
         return {
             f"{self.noun}_id": table_id,
             "role": grant.role,

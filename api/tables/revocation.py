@@ -49,10 +49,11 @@ def scopes_of(grant: RoleToken) -> list[str]:
 
 def ensure_live(revocations: Revocations, stream: str, grant: RoleToken) -> None:
     """TokenRevoked when a revocation covers this token (blocking: one HMGET)."""
-    _refuse_if_covered(grant, revocations.cutoffs(stream, scopes_of(grant)))
+    refuse_if_covered(grant, revocations.cutoffs(stream, scopes_of(grant)))
 
 
-def _refuse_if_covered(grant: RoleToken, cutoffs: list[int | None]) -> None:
+def refuse_if_covered(grant: RoleToken, cutoffs: list[int | None]) -> None:
+    """TokenRevoked when one of the cutoffs of the grant's scopes covers it."""
     if covered(grant.issued_at_ms, cutoffs):
         raise TokenRevoked(REVOKED)
 
@@ -81,7 +82,7 @@ class RevocationWatch:
                 self._forget_before(at - RECHECK_SECONDS)
             self._read[key] = cached = (at, table)
         table = cached[1]
-        _refuse_if_covered(grant, [table.get(scope) for scope in scopes_of(grant)])
+        refuse_if_covered(grant, [table.get(scope) for scope in scopes_of(grant)])
 
     def _forget_before(self, cutoff: float) -> None:
         for key in [k for k, (read, _) in self._read.items() if read < cutoff]:

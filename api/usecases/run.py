@@ -26,6 +26,7 @@ from api.metrics import count_roll
 from api.middleware.rate_limit import redis_url_of
 from api.problems import RateLimited
 from api.ratelimit import TokenBuckets
+from api.tables.kind import Kind
 from api.tables.revocation import REVOKED, scopes_of
 from api.tables.tokens import RoleToken, TokenRevoked
 from api.usecases.table import AsyncService, Call, Redacted, UseCase
@@ -97,8 +98,9 @@ async def execute(
     """The row's result for a validated `request`; domain errors propagate to the adapter.
 
     A table row's `grant` (its token verified, no I/O yet) is checked against revocations
-    in the same thread as the service, after the price: one hop off the event loop. A
-    `guarded` row's check rides on its append script, no read of its own."""
+    in the same thread as the service, after the price: one hop off the event loop; a row
+    with an `aservice` (a command, a look) checks them in the event loop instead, with no
+    hop at all. A `guarded` row's check rides on its append script, no read of its own."""
     # The row's price (docs/OPERATIONS.md, "Price list") before any work; the door's
     # token paid for a price of 1.
     price = row.price(request) if callable(row.price) else row.price
@@ -109,14 +111,14 @@ async def execute(
         guard = Guard(grant.issued_at_ms, tuple(scopes_of(grant)))
     call = call_of(conn, grant, guard, shown)
     service: Callable[[Any, Call], BaseModel | Redacted] = row.service
-    live = None
+    kind = None
     if grant is not None and row.table is not None:
-        live = row.table.kind.live
-        service = partial(_live_first, live, conn, grant, row.service)
+        kind = row.table.kind
+        service = partial(_live_first, kind.live, conn, grant, row.service)
     bound = _bound(row)
     aio = call.runtime is not None and call.runtime.aio is not None
-    if live is not None and grant is not None and row.aservice is not None and aio:
-        result = await _live_first_async(live, conn, grant, row.aservice, call, request)
+    if kind is not None and grant is not None and row.aservice is not None and aio:
+        result = await _live_first_async(kind, conn, grant, row.aservice, call, request)
     elif bound is not None:
         async with bound:
             result = await in_thread(conn, service, request, call)
@@ -130,29 +132,31 @@ async def execute(
 
 
 async def _live_first_async(
-    live: Callable[[HTTPConnection, RoleToken], None],
+    kind: Kind[Any, Any],
     conn: HTTPConnection,
     grant: RoleToken,
     service: AsyncService,
     call: Call,
     request: Any,
 ) -> BaseModel | Redacted:
-    """`_live_first` for a row's `aservice`, awaited in the event loop: the append script
-    checks the token, and only a call that never reached it reads the revocations (in a
-    thread, as the rare path it is)."""
+    """`_live_first` for a row's `aservice`, awaited in the event loop, the revocations
+    read there too (`kind.alive`, on the tenant's asyncio store): first for a row that
+    only reads (a look); for a `guarded` row the append script checks the token, and only
+    a call that never reached it reads them."""
     guard = call.guard
-    if guard is None:  # pragma: no cover - a row with an `aservice` is `guarded`
-        raise TypeError("an asyncio table row is a guarded one")
+    if guard is None:
+        await kind.alive(conn, grant, call.async_store())
+        return await service(request, call)
     try:
         result = await service(request, call)
     except Revoked:
         raise TokenRevoked(REVOKED) from None
     except DomainError:
         if not guard.checked:
-            await in_thread(conn, live, conn, grant)
+            await kind.alive(conn, grant, call.async_store())
         raise
     if not guard.checked:
-        await in_thread(conn, live, conn, grant)
+        await kind.alive(conn, grant, call.async_store())
     return result
 
 

@@ -26,7 +26,7 @@ from api.sessions import usecases
 from api.sessions.commands import CommandBody, GmOverride, SessionCommand
 from api.sessions.requests import CreateSession, IssueToken, RevokeTokens
 from api.sessions.usecases import SESSIONS
-from api.tables.access import NotReady, now
+from api.tables.access import now
 from api.tables.tokens import Forbidden, RoleToken
 from api.usecases.table import BODY_ERRORS, Call, Redacted, UseCase, no_store
 from api.usecases.tables import (
@@ -36,6 +36,7 @@ from api.usecases.tables import (
     CommandId,
     EventsAfter,
     SeenVersion,
+    alooking,
     issuing,
     looking,
     paging,
@@ -75,11 +76,8 @@ def send_command(request: Any, call: Call) -> Redacted:
 async def asend_command(request: Any, call: Call) -> Redacted:
     """`send_command` in the event loop, on the tenant's asyncio store."""
     command = request.root if isinstance(request, CommandBody) else request
-    grant, runtime = call.granted(), call.store()
-    store = runtime.async_store_for(call.tenant)
-    if store is None:  # pragma: no cover - run.py awaits this only with the client open
-        raise NotReady("the event store is not reachable")
-    sessions, events = runtime.sessions_for(call.tenant), call.shows("events")
+    grant, store = call.granted(), call.async_store()
+    sessions, events = _sessions(call), call.shows("events")
     done = await usecases.asend(sessions, store, grant, command, call.guard, events)
     return _shown(grant, done)
 
@@ -95,14 +93,24 @@ class LookSession(Frozen):
     view: Literal["gm"] | None = Field(default=None, description="`gm`: the GM's view.")
 
 
-_look = looking(SESSIONS, shown_look)
+_look, _alook = looking(SESSIONS, shown_look), alooking(SESSIONS, shown_look)
+
+
+def _may_look(request: LookSession, call: Call) -> None:
+    if request.view == "gm" and call.granted().role != "gm":
+        raise Forbidden("only the GM may read the GM view")
 
 
 def look(request: LookSession, call: Call) -> BaseModel | Redacted:
     """The session as the token's viewer sees it (`view=gm`: the GM's token only)."""
-    if request.view == "gm" and call.granted().role != "gm":
-        raise Forbidden("only the GM may read the GM view")
+    _may_look(request, call)
     return _look(request, call)
+
+
+async def alook(request: LookSession, call: Call) -> BaseModel | Redacted:
+    """`look` in the event loop, on the tenant's asyncio store."""
+    _may_look(request, call)
+    return await _alook(request, call)
 
 
 # --- sendCommand in GraphQL: a `@oneOf` command ----------------------------------------
@@ -189,7 +197,8 @@ ROWS: tuple[UseCase, ...] = (
             graphql_args=_CREATE_ARGS, from_graphql=_create_from_graphql),
     UseCase("getSession", "GET", _ONE, "query", "session", LookSession, SessionView, look,
             "This viewer's view of a session", TAG, table=SESSION, errors=TABLE_ERRORS, cpu=True,
-            graphql_args=(("as_gm", bool, False),), from_graphql=_look_from_graphql),
+            graphql_args=(("as_gm", bool, False),), from_graphql=_look_from_graphql,
+            aservice=alook),
     UseCase("issueToken", "POST", f"{_ONE}/tokens", "mutation", "issue_session_token",
             IssueToken, SessionToken, issuing(SESSIONS, SessionToken),
             "Issue a player or spectator token, or renew the GM's", TAG, table=SESSION,

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from api.runtime import Runtime
     from api.tables.kind import Kind
     from api.tables.tokens import RoleToken
+    from services.store.aio import AsyncEventStore
     from services.store.fairrolls import FairRolls
     from services.store.revocations import Guard
 
@@ -77,6 +78,14 @@ class Call:
         if self.runtime is None:
             raise NotReady("the event store is not reachable")
         return self.runtime
+
+    def async_store(self) -> AsyncEventStore:
+        """The tenant's event store on the runtime's asyncio client (a table row's
+        `aservice`, which serves only when the runtime has one); NotReady without."""
+        found = self.store().async_store_for(self.tenant)
+        if found is None:
+            raise NotReady("the event store is not reachable")
+        return found
 
     def granted(self) -> RoleToken:
         """A table row's verified grant (the adapters check it before the service runs)."""

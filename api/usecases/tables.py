@@ -20,7 +20,16 @@ from api.sessions.usecases import SESSIONS
 from api.tables import join as tables
 from api.tables.kind import MAX_PAGE, Kind
 from api.usecases.markers import LongInt
-from api.usecases.table import Access, Call, Redacted, Service, Table, UseCase, no_store
+from api.usecases.table import (
+    Access,
+    AsyncService,
+    Call,
+    Redacted,
+    Service,
+    Table,
+    UseCase,
+    no_store,
+)
 
 SESSION = Table("session_id", SESSION_ID, SESSIONS, "Session token refused")
 CAMPAIGN = Table("campaign_id", CAMPAIGN_ID, CAMPAIGNS, "Campaign token refused")
@@ -37,6 +46,16 @@ TABLE_ERRORS = (401, 403, 404, 409, 413, 422, 429, 503)
 
 def _service(kind: Kind[Any, Any], call: Call) -> Any:
     return kind.service_of(call.store(), call.tenant)
+
+
+def alooking(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> AsyncService:
+    """`looking`'s service in the event loop, on the tenant's asyncio store."""
+
+    async def look(request: Any, call: Call) -> Redacted:
+        looked = await kind.alook(_service(kind, call), call.async_store(), call.granted())
+        return Redacted(looked, typed)
+
+    return look
 
 
 def issuing(kind: Kind[Any, Any], result: type[BaseModel]) -> Service:

@@ -47,7 +47,7 @@ from services.store.redis_store import (
     snapshot_of,
     triples,
 )
-from services.store.revocations import Guard
+from services.store.revocations import Guard, cutoffs_of
 
 
 class AsyncStoreClient(redis.asyncio.Redis):
@@ -140,7 +140,8 @@ def _packed_by_hiredis(connection_class: type) -> type:
 class AsyncEventStore:
     """A tenant's event store (`store`: its keys, script and readings) on an asyncio client.
 
-    Only what a session command needs: `append`, `read`, `lookup` and the snapshots.
+    Only what a table's command and look need: `append`, `read`, `lookup`, the snapshots
+    and a token's revocations.
     """
 
     def __init__(self, store: RedisEventStore, client: AsyncRedis) -> None:
@@ -179,6 +180,13 @@ class AsyncEventStore:
         """RedisEventStore.load_snapshot, awaited."""
         found: Any = await self.client.hgetall(self.store.keys.snapshot(stream))
         return snapshot_of(stream, found)
+
+    async def revocation_cutoffs(self, stream: str, scopes: Sequence[str]) -> list[int | None]:
+        """Revocations.cutoffs, awaited: each scope's cutoff (None: never revoked)."""
+        if not scopes:
+            return []
+        found: Any = await self.client.hmget(self.store.keys.revocations(stream), list(scopes))
+        return cutoffs_of(found)
 
     async def load_latest(self, stream: str) -> tuple[Snapshot | None, list[RecordedEvent]]:
         """RedisEventStore.load_latest, awaited."""

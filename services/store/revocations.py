@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from services.store.client import AnyRedis
 from services.store.keys import Keys
@@ -61,10 +62,14 @@ class Revocations:
         """The cutoff of each scope (None: never revoked)."""
         if not scopes:
             return []
-        found = self.client.hmget(self.keys.revocations(stream), list(scopes))
-        return [None if v is None else int(v) for v in found]
+        return cutoffs_of(self.client.hmget(self.keys.revocations(stream), list(scopes)))
 
     def table(self, stream: str) -> dict[str, int]:
         """Every revocation of a stream: scope → cutoff (ms)."""
         found = self.client.hgetall(self.keys.revocations(stream))
         return {k.decode() if isinstance(k, bytes) else str(k): int(v) for k, v in found.items()}
+
+
+def cutoffs_of(found: Sequence[Any]) -> list[int | None]:
+    """The cutoffs an HMGET of a stream's revocations answered (None: never revoked)."""
+    return [None if v is None else int(v) for v in found]

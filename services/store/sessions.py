@@ -163,6 +163,10 @@ class SessionService(Generic[S]):
         """
         return self._run(self._load(session_id))
 
+    async def aload(self, store: AsyncStore, session_id: str) -> Loaded[S]:
+        """`load` on an asyncio store of the same Redis and tenant, in the event loop."""
+        return await _arun(self._load(session_id), store)
+
     def _load(self, session_id: str) -> Steps[Loaded[S]]:
         stream = self.stream(session_id)
         agg = self.aggregate

@@ -1,10 +1,10 @@
 """The two ways a session command reaches the store, for the session service's contract.
 
-`threads`: `SessionService.execute`, blocking on redis-py's client (the workers, the
-API's other table rows). `asyncio`: `SessionService.aexecute` on an `AsyncEventStore`
-(the API's session commands), run here in an event loop of its own thread, so that the
-same tests (threads racing included) drive it; its coroutines interleave in that loop
-as the API's requests do.
+`threads`: `SessionService.execute` and `load`, blocking on redis-py's client (the
+workers, the API's other table rows). `asyncio`: `SessionService.aexecute` and `aload`
+on an `AsyncEventStore` (the API's session commands and looks), run here in an event
+loop of its own thread, so that the same tests (threads racing included) drive it; its
+coroutines interleave in that loop as the API's requests do.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from services.store import RedisEventStore
 from services.store.aio import AsyncEventStore, AsyncRedis, async_event_store_client
-from services.store.sessions import Executed, SessionService
+from services.store.sessions import Executed, Loaded, SessionService
 
 T = TypeVar("T")
 DRIVERS = ("threads", "asyncio")
@@ -53,7 +53,8 @@ class Loop:
 
 
 class LoopDriven(SessionService[Any]):
-    """A session service whose `execute` is `aexecute` on an asyncio client of `url`."""
+    """A session service whose `execute` and `load` are `aexecute` and `aload` on an
+    asyncio client of `url`."""
 
     def __init__(self, loop: Loop, url: str, store: RedisEventStore, *args: Any, **kw: Any):
         super().__init__(store, *args, **kw)
@@ -62,3 +63,6 @@ class LoopDriven(SessionService[Any]):
 
     def execute(self, session_id: str, command: Any, rng: Any, **kw: Any) -> Executed[Any]:
         return self.loop.run(self.aexecute(self.astore, session_id, command, rng, **kw))
+
+    def load(self, session_id: str) -> Loaded[Any]:
+        return self.loop.run(self.aload(self.astore, session_id))

@@ -87,3 +87,60 @@ def test_a_command_is_recorded_without_a_thread_and_a_revoked_token_still_refuse
             assert (refused.status_code, refused.json()["code"]) == (401, "token_revoked")
 
     asyncio.run(scenario())
+
+
+def test_looks_are_answered_without_a_thread_and_a_revoked_tokens_refused_there_too(
+    tmp_path: Path,
+) -> None:
+    app: Starlette = create_app(
+        Settings.model_validate({"environment": "test", "data_dir": tmp_path})
+    )
+    query = (
+        "query($id: ID!, $t: String!) { session(id: $id, token: $t) {"
+        " ... on SessionView { version } ... on Problem { code } } }"
+    )
+
+    async def scenario() -> None:
+        async with serving(app) as http:
+            session, gm, player, view = await _table(http)
+            one = f"/v1/sessions/{session}"
+            gm_auth = {"Authorization": f"Bearer {gm}"}
+            issued = await http.post(f"{one}/tokens", json={"role": "spectator"}, headers=gm_auth)
+            revoked = issued.json()["token"]
+            await http.post(
+                f"{one}/revocations", json={"token_id": issued.json()["token_id"]}, headers=gm_auth
+            )
+            campaign = (await http.post("/v1/campaigns", json={"name": "Glade"})).json()
+            threads, app.state.threads = app.state.threads, NoThreads()
+            try:
+                looked = await http.get(one, headers={"Authorization": f"Bearer {player}"})
+                assert looked.status_code == 200, looked.text
+                assert looked.json()["view"] == view and looked.json()["role"] == "player"
+                as_gm = await http.get(one, params={"view": "gm"}, headers=gm_auth)
+                assert as_gm.status_code == 200 and "cards" in as_gm.json()["view"]
+                graphql = await http.post(
+                    "/graphql", json={"query": query, "variables": {"id": session, "t": player}}
+                )
+                assert graphql.json()["data"]["session"] == {"version": looked.json()["version"]}
+                at_campaign = await http.get(
+                    f"/v1/campaigns/{campaign['campaign_id']}",
+                    headers={"Authorization": f"Bearer {campaign['gm_token']}"},
+                )
+                assert at_campaign.status_code == 200, at_campaign.text
+                # The revoked token: refused on the loop, whether it looks or sends a command
+                # the engine refuses before any append (one that never reaches the script).
+                refused = await http.get(one, headers={"Authorization": f"Bearer {revoked}"})
+                assert (refused.status_code, refused.json()["code"]) == (401, "token_revoked")
+                told = await http.post(
+                    "/graphql", json={"query": query, "variables": {"id": session, "t": revoked}}
+                )
+                assert told.json()["data"]["session"] == {"code": "token_revoked"}
+                skip = {"type": "SkipDisarm", "player": "p1"}
+                sent = await http.post(
+                    f"{one}/commands", json=skip, headers={"Authorization": f"Bearer {revoked}"}
+                )
+                assert (sent.status_code, sent.json()["code"]) == (401, "token_revoked")
+            finally:
+                app.state.threads = threads
+
+    asyncio.run(scenario())
