@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import redis
 
 from services.errors import DomainError
+
+if TYPE_CHECKING:
+    from services.store.model import RecordedEvent
 
 
 class StoreError(DomainError):
@@ -23,7 +28,13 @@ class WrongExpectedVersion(StoreError):
 
     code = "version_conflict"
 
-    def __init__(self, stream: str, expected: int, actual: int) -> None:
+    def __init__(
+        self,
+        stream: str,
+        expected: int,
+        actual: int,
+        newer: list[RecordedEvent] | None = None,
+    ) -> None:
         super().__init__(
             f"version conflict: at version {actual}, not the expected {expected}",
             code=self.code,
@@ -31,6 +42,9 @@ class WrongExpectedVersion(StoreError):
         self.stream = stream
         self.expected_version = expected
         self.actual_version = actual
+        # The append script's refusal: the events after `expected`, up to `actual`, when
+        # it carried them (the stream was at most CONFLICT_EVENTS ahead); None otherwise.
+        self.newer = newer
 
 
 class IdempotencyConflict(StoreError):

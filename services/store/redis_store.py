@@ -146,7 +146,8 @@ class RedisEventStore:
             nums = [int(x) for x in reply[1:]]
             return AppendResult(tuple(nums[0::2]), tuple(nums[1::2]), duplicate=tag == "dup")
         if tag == "conflict":
-            raise WrongExpectedVersion(stream, expected_version, int(reply[1]))
+            newer = recorded_from_script(stream, reply[2]) if len(reply) > 2 else None
+            raise WrongExpectedVersion(stream, expected_version, int(reply[1]), newer)
         if tag == "invalid":
             raise InvalidBatch(f"the store refused the batch: {_str(reply[1])}")
         raise IdempotencyConflict(
@@ -352,8 +353,14 @@ def latest_of(stream: str, reply: Any) -> tuple[Snapshot | None, list[RecordedEv
     """The load script's reply, read: the snapshot (if any) and the events after it."""
     version, state, entries = reply
     snapshot = None if version is None else Snapshot(stream, int(version), json.loads(state))
+    return snapshot, recorded_from_script(stream, entries)
+
+
+def recorded_from_script(stream: str, entries: Any) -> list[RecordedEvent]:
+    """A stream's XRANGE entries as a script returns them (each entry's fields a flat
+    list), as recorded events."""
     pairs = [(eid, dict(zip(flat[::2], flat[1::2], strict=True))) for eid, flat in entries]
-    return snapshot, recorded_from_stream(stream, pairs)
+    return recorded_from_stream(stream, pairs)
 
 
 def looked_up(found: bytes | None) -> tuple[int, int] | None:

@@ -21,7 +21,9 @@ script refuses the batch (`{"revoked"}`) when a scope's cutoff is at or after th
 time, before anything else is answered, so the check costs no round trip of its own.
 
 Replies: {"ok", v1, p1, v2, p2, ...} | {"dup", v1, p1, ...} | {"conflict", actual} |
-{"partial"} | {"moved"} | {"revoked"} | {"invalid", why}.
+{"conflict", actual, entries} | {"partial"} | {"moved"} | {"revoked"} | {"invalid", why}.
+A conflict carries the stream's entries after the expected version (XRANGE) when the
+stream is ahead of it by at most `CONFLICT_EVENTS`: the writer catches up from them.
 
 The client refuses malformed batches before sending them; the script checks again
 (argument count, ids and types non-empty, ids unique, data a JSON object), so a batch
@@ -87,7 +89,14 @@ local function stored()
 end
 local current = redis.call('XLEN', KEYS[1])
 if expected >= 0 and current ~= expected then
-  return stored() or {'conflict', current}
+  local refused = stored()
+  if refused then return refused end
+  -- A writer a few events behind (another process moved the stream on) gets them with
+  -- the refusal: what its next read would return, so it decides again without one.
+  if current > expected and current - expected <= @NEWER@ then
+    return {'conflict', current, redis.call('XRANGE', KEYS[1], '0-' .. (expected + 1), '+')}
+  end
+  return {'conflict', current}
 end
 -- The stream is where the writer expects it: claim the ids (HSETNX answers whether one
 -- is stored, so the common case reads nothing more). A stored id takes every claim and
@@ -137,7 +146,11 @@ redis.call('HSET', KEYS[1], 'version', ARGV[1], 'state', ARGV[2])
 return 1
 """
 
+# A conflict's reply carries the events after the expected version when at most this
+# many: a writer that far behind catches up without a read of its own.
+CONFLICT_EVENTS = 64
+_BOTH = _TEMPLATE.replace("@NEWER@", str(CONFLICT_EVENTS))
 # One Redis: the batch follows ARGV 3; position = the global counter.
-APPEND = _TEMPLATE.replace("@HEAD@", "3, 1, 0")
+APPEND = _BOTH.replace("@HEAD@", "3, 1, 0")
 # A Redis Cluster: ARGV 4 is the stream's log shard; position = sequence * shards + shard.
-APPEND_SHARDED = _TEMPLATE.replace("@HEAD@", f"4, {LOG_SHARDS}, tonumber(ARGV[4])")
+APPEND_SHARDED = _BOTH.replace("@HEAD@", f"4, {LOG_SHARDS}, tonumber(ARGV[4])")

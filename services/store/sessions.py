@@ -2,9 +2,10 @@
 
 Generic over an aggregate (the labyrinth today, campaigns later). Concurrent commands
 on one stream never corrupt it: every append is conditional on the version the command
-was decided against; on a conflict the service reloads and decides again, a bounded
-number of times — unless the caller said which version it saw (`seen_version`), in
-which case a conflict is returned to the caller, who must look again.
+was decided against; on a conflict the service catches up (from the events the refusal
+carries, or a read) and decides again, a bounded number of times — unless the caller
+said which version it saw (`seen_version`), in which case a conflict is returned to the
+caller, who must look again.
 """
 
 from __future__ import annotations
@@ -264,11 +265,17 @@ class SessionService(Generic[S]):
         # race on a fresh read counts against `max_retries`.
         with self._lock:
             trusted = self._cache.get(stream)
+        caught_up: Loaded[S] | None = None  # a refused append's state, moved on (below)
         conflicts = 0
         while conflicts <= self.max_retries:
             optimistic = trusted is not None
-            loaded = trusted if trusted is not None else (yield from self._load(session_id))
-            trusted = None
+            if trusted is not None:
+                loaded = trusted
+            elif caught_up is not None:
+                loaded = caught_up
+            else:
+                loaded = yield from self._load(session_id)
+            trusted = caught_up = None
             if command_id is not None:
                 # Looked up after the state was read: a command recorded before that read
                 # is found here, so a retry never decides again on a state that already
@@ -296,7 +303,7 @@ class SessionService(Generic[S]):
             ]
             try:
                 result: AppendResult = yield ("append", stream, batch, loaded.version, guard)
-            except WrongExpectedVersion:
+            except WrongExpectedVersion as exc:
                 # None of this batch's ids is stored (the script answers a duplicate
                 # first): another command moved the session on. With `seen_version`, the
                 # state decided on was at it (the check above), so this is the conflict
@@ -304,6 +311,9 @@ class SessionService(Generic[S]):
                 if seen_version is not None:
                     raise
                 conflicts += 0 if optimistic else 1
+                # The refusal carries the events since (when a few): the state they move
+                # this one to is the one a fresh read returns now, without the read.
+                caught_up = self._caught_up(stream, loaded, exc)
                 continue
             except IdempotencyConflict:
                 # A twin attempt recorded a batch of another length under these ids.
@@ -333,6 +343,26 @@ class SessionService(Generic[S]):
                 self.publish(stream, recorded)
             return Executed(recorded, state, result.last_version)
         raise SessionBusy(f"session {session_id!r} is too busy: retry the command")
+
+    def _caught_up(
+        self, stream: str, loaded: Loaded[S], refused: WrongExpectedVersion
+    ) -> Loaded[S] | None:
+        """`loaded` moved on by the events a refused append carried (and remembered, as a
+        read's state is), or None when it carried none that follow it exactly."""
+        newer = refused.newer
+        if (
+            not newer
+            or newer[0].version != loaded.version + 1
+            or newer[-1].version != refused.actual_version
+            or len(newer) != refused.actual_version - loaded.version
+        ):
+            return None
+        agg, state = self.aggregate, loaded.state
+        for recorded in newer:
+            state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
+        moved = Loaded(state, refused.actual_version)
+        self._remember(stream, moved)
+        return moved
 
     def recorded(self, session_id: str, command_id: str) -> Executed[S] | None:
         """What a command id recorded (as a duplicate, with the current state), or None."""

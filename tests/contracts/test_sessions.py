@@ -16,6 +16,7 @@ from services.dice import SimRng
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
     ENCHANTED_FOREST_V2,
+    EndMaze,
     FlipCard,
     LabyrinthError,
     RollInitiative,
@@ -267,13 +268,22 @@ def test_a_command_retried_by_racing_clients_is_recorded_once(
     assert raced == 5, f"only {raced} of {round_ + 1} rounds had overlapping attempts"
 
 
+def _two_instances(
+    store: RedisEventStore, make: Make, session: str
+) -> tuple[SessionService, SessionService, SimRng]:  # type: ignore[type-arg]
+    """A caching instance (the driver's) that started `session`, and another with no cache
+    (another API process, as far as the first can tell), with their random source."""
+    cached = make(store)
+    other = SessionService(store, LabyrinthAggregate(), cache_size=0)
+    rng = SimRng(session)
+    cached.execute(session, StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    return cached, other, rng
+
+
 def test_a_cached_session_sees_what_other_instances_append(
     store: RedisEventStore, make: Make
 ) -> None:
-    cached = make(store)
-    other = SessionService(store, LabyrinthAggregate(), cache_size=0)
-    rng = SimRng("cache")
-    cached.execute("c", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    cached, other, rng = _two_instances(store, make, "c")
     first = cached.load("c")
     other.execute("c", RollInitiative(), rng)
     for _ in range(5):
@@ -282,13 +292,40 @@ def test_a_cached_session_sees_what_other_instances_append(
     assert cached.load("c") == other.replay("c") != first
 
 
+class Calls:
+    """A store (either driver's) that notes the name of each call the service makes."""
+
+    def __init__(self, store: Any) -> None:
+        self.store, self.names = store, []  # type: ignore[var-annotated]
+
+    def __getattr__(self, name: str) -> Any:
+        self.names.append(name)
+        return getattr(self.store, name)
+
+
+def test_a_stale_cached_state_catches_up_from_the_refusal_without_a_read(
+    store: RedisEventStore, make: Make
+) -> None:
+    cached, other, rng = _two_instances(store, make, "s")
+    other.execute("s", RollInitiative(), rng)  # another process moves the session on
+    calls = Calls(cached.astore if isinstance(cached, LoopDriven) else cached.store)
+    if isinstance(cached, LoopDriven):
+        cached.astore = calls  # type: ignore[assignment]
+    else:
+        cached.store = calls  # type: ignore[assignment]
+    done = cached.execute("s", EndMaze(reason="late"), rng)  # decided on the stale state
+    # Refused at the stale version with the event it missed, decided again on the state
+    # that event moves it to, appended: no read between the two appends.
+    assert calls.names == ["append", "append"]
+    assert done.state == other.replay("s").state
+    assert done.version == store.version(cached.stream("s")) == other.load("s").version
+    assert cached.load("s") == other.replay("s")  # and that state is the cached one
+
+
 def test_a_stale_cached_state_is_decided_again_on_the_fresh_one(
     store: RedisEventStore, make: Make
 ) -> None:
-    cached = make(store)
-    other = SessionService(store, LabyrinthAggregate(), cache_size=0)
-    rng = SimRng("stale")
-    cached.execute("s", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    cached, other, rng = _two_instances(store, make, "s")
     stale = cached.load("s").state
     other.execute("s", RollInitiative(), rng)  # the cached instance has not seen this
     # Legal only once initiative is rolled: refused on the cached state, not on the fresh.

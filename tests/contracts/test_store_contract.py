@@ -30,6 +30,7 @@ from services.store import (
 from services.store.client import connect
 from services.store.errors import Revoked
 from services.store.revocations import Guard, Revocations
+from services.store.scripts import CONFLICT_EVENTS
 from tests.contracts.writers import batch_appender, racing_appender, steady_writer
 
 CTX = mp.get_context("spawn")
@@ -92,6 +93,30 @@ def test_a_stale_writer_is_rejected_and_the_stream_is_unchanged(store: RedisEven
     assert (info.value.expected_version, info.value.actual_version) == (2, 3)
     assert info.value.code == "version_conflict"
     assert store.read("s") == before
+
+
+def test_a_stale_writers_refusal_carries_the_events_it_missed(store: RedisEventStore) -> None:
+    # What a read after the expected version returns, in the same reply: a writer a few
+    # events behind catches up without a read of its own.
+    store.append("s", events(1), expected_version=NO_STREAM)
+    store.append("s", events(2), expected_version=1)
+    with pytest.raises(WrongExpectedVersion) as info:
+        store.append("s", events(1), expected_version=1)
+    assert info.value.newer == store.read("s", from_version=2)
+    assert [e.version for e in info.value.newer] == [2, 3]
+    # Ahead of the stream, or too far behind it: the versions only.
+    with pytest.raises(WrongExpectedVersion) as ahead:
+        store.append("s", events(1), expected_version=7)
+    assert (ahead.value.actual_version, ahead.value.newer) == (3, None)
+    for version in range(3, 3 + CONFLICT_EVENTS + 1):
+        store.append("s", events(1), expected_version=version)
+    with pytest.raises(WrongExpectedVersion) as far:
+        store.append("s", events(1), expected_version=3)
+    assert (far.value.actual_version, far.value.newer) == (4 + CONFLICT_EVENTS, None)
+    with pytest.raises(WrongExpectedVersion) as limit:  # exactly CONFLICT_EVENTS behind
+        store.append("s", events(1), expected_version=4)
+    assert limit.value.newer == store.read("s", from_version=5)
+    assert limit.value.newer is not None and len(limit.value.newer) == CONFLICT_EVENTS
 
 
 def _triples(batch: list[NewEvent]) -> list[tuple[str, str, str]]:
