@@ -157,19 +157,32 @@ class Kind(Generic[S, V]):
         return first_tokens(gm, watch)
 
     def issue(
-        self,
-        service: SessionService[S],
-        grant: RoleToken,
-        role: Role,
-        seat: str | None,
-        ttl: int,
-        secret: bytes,
+        self, service: SessionService[S], grant: RoleToken, request: Any, secret: bytes
     ) -> dict[str, Any]:
         """GM: a player token (bound to a seat at the table), a spectator's, or a renewed
-        GM token; the token, its id and expiry, and what it grants."""
-        if grant.role != "gm":
-            raise Forbidden("only the GM may issue tokens")
-        state = self.started(service, self.table_id(grant)).state
+        GM token (`request`: its `role`, seat and `ttl_seconds`); the token, its id and
+        expiry, and what it grants."""
+        _may_issue(grant)
+        loaded = self.started(service, self.table_id(grant))
+        return self._issued(loaded.state, grant, request, secret)
+
+    async def aissue(
+        self,
+        service: SessionService[S],
+        store: AsyncEventStore,
+        grant: RoleToken,
+        request: Any,
+        secret: bytes,
+    ) -> dict[str, Any]:
+        """`issue` on the tenant's asyncio store (`store`), awaited in the event loop."""
+        _may_issue(grant)
+        loaded = self._started(await service.aload(store, self.table_id(grant)))
+        return self._issued(loaded.state, grant, request, secret)
+
+    def _issued(self, state: S, grant: RoleToken, request: Any, secret: bytes) -> dict[str, Any]:
+        role: Role = request.role
+        seat: str | None = getattr(request, self.seat)
+        ttl: int = request.ttl_seconds
         if seat is not None and not self.has_seat(state, seat):
             raise self.unknown_seat(seat)
         issued = now()
@@ -220,5 +233,30 @@ class Kind(Generic[S, V]):
     ) -> dict[str, Any]:
         """This viewer's events after version `after` (exclusive), at most `limit`."""
         store, stream = service.store, service.stream(self.table_id(grant))
-        page = store.read(stream, from_version=after + 1, limit=max(1, min(limit, MAX_PAGE)))
-        return {"version": store.version(stream), "events": self.feed(page, self.viewer_of(grant))}
+        page = store.read(stream, from_version=after + 1, limit=_page_size(limit))
+        return self._history(grant, page, store.version(stream))
+
+    async def ahistory(
+        self,
+        service: SessionService[S],
+        store: AsyncEventStore,
+        grant: RoleToken,
+        after: int,
+        limit: int,
+    ) -> dict[str, Any]:
+        """`history` on the tenant's asyncio store (`store`), awaited in the event loop."""
+        stream = service.stream(self.table_id(grant))
+        page = await store.read(stream, from_version=after + 1, limit=_page_size(limit))
+        return self._history(grant, page, await store.version(stream))
+
+    def _history(self, grant: RoleToken, page: list[RecordedEvent], version: int) -> dict[str, Any]:
+        return {"version": version, "events": self.feed(page, self.viewer_of(grant))}
+
+
+def _may_issue(grant: RoleToken) -> None:
+    if grant.role != "gm":
+        raise Forbidden("only the GM may issue tokens")
+
+
+def _page_size(limit: int) -> int:
+    return max(1, min(limit, MAX_PAGE))

@@ -58,13 +58,23 @@ def alooking(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel])
     return look
 
 
+def aissuing(kind: Kind[Any, Any], result: type[BaseModel]) -> AsyncService:
+    """`issuing`'s service in the event loop, on the tenant's asyncio store."""
+
+    async def issue(request: Any, call: Call) -> BaseModel:
+        service, secret = _service(kind, call), call.settings.secret_key_bytes
+        issued = await kind.aissue(service, call.async_store(), call.granted(), request, secret)
+        return result.model_validate(issued)
+
+    return issue
+
+
 def issuing(kind: Kind[Any, Any], result: type[BaseModel]) -> Service:
     """The service of a table's token issue (`request.role`, its seat, `ttl_seconds`)."""
 
     def issue(request: Any, call: Call) -> BaseModel:
-        seat, secret = getattr(request, kind.seat), call.settings.secret_key_bytes
-        issued = kind.issue(_service(kind, call), call.granted(), request.role, seat,
-                            request.ttl_seconds, secret)  # fmt: skip
+        secret = call.settings.secret_key_bytes
+        issued = kind.issue(_service(kind, call), call.granted(), request, secret)
         return result.model_validate(issued)
 
     return issue
@@ -104,6 +114,17 @@ class EventsAfter(Frozen):
 
     after: LongInt = Field(default=0, ge=0, le=2**62, description="Events after this version.")
     limit: int = Field(default=100, ge=1, le=MAX_PAGE, description="Page size.")
+
+
+def apaging(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> AsyncService:
+    """`paging`'s service in the event loop, on the tenant's asyncio store."""
+
+    async def history(request: EventsAfter, call: Call) -> Redacted:
+        page = await kind.ahistory(_service(kind, call), call.async_store(), call.granted(),
+                                   request.after, request.limit)  # fmt: skip
+        return Redacted(page, typed)
+
+    return history
 
 
 def paging(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> Service:

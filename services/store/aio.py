@@ -140,8 +140,8 @@ def _packed_by_hiredis(connection_class: type) -> type:
 class AsyncEventStore:
     """A tenant's event store (`store`: its keys, script and readings) on an asyncio client.
 
-    Only what a table's command and look need: `append`, `read`, `lookup`, the snapshots
-    and a token's revocations.
+    Only what a table's commands and reads need: `append`, `read`, `version`, `lookup`,
+    the snapshots and a token's revocations.
     """
 
     def __init__(self, store: RedisEventStore, client: AsyncRedis) -> None:
@@ -162,6 +162,11 @@ class AsyncEventStore:
         keys, args = store.append_call(stream, triples(stream, events), expected_version, guard)
         reply = await self._run_script(store.script, keys, args)
         return store.appended(stream, expected_version, guard, reply)
+
+    async def version(self, stream: str) -> int:
+        """RedisEventStore.version, awaited."""
+        length: Any = await self.client.xlen(self.store.keys.events(stream))
+        return int(length)
 
     async def read(
         self, stream: str, from_version: int = 1, limit: int | None = None

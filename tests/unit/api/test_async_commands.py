@@ -89,7 +89,7 @@ def test_a_command_is_recorded_without_a_thread_and_a_revoked_token_still_refuse
     asyncio.run(scenario())
 
 
-def test_looks_are_answered_without_a_thread_and_a_revoked_tokens_refused_there_too(
+def test_table_reads_and_token_issue_need_no_thread_and_a_revoked_token_is_refused_there(
     tmp_path: Path,
 ) -> None:
     app: Starlette = create_app(
@@ -127,10 +127,39 @@ def test_looks_are_answered_without_a_thread_and_a_revoked_tokens_refused_there_
                     headers={"Authorization": f"Bearer {campaign['gm_token']}"},
                 )
                 assert at_campaign.status_code == 200, at_campaign.text
+                # A page of events, and a token issued: on the loop too.
+                page = await http.get(
+                    f"{one}/events",
+                    params={"after": 0},
+                    headers={"Authorization": f"Bearer {player}"},
+                )
+                assert page.status_code == 200, page.text
+                assert page.json()["version"] == looked.json()["version"]
+                assert page.json()["events"][0]["version"] == 1
+                token = await http.post(
+                    f"{one}/tokens", json={"role": "spectator"}, headers=gm_auth
+                )
+                assert token.status_code == 201 and token.json()["role"] == "spectator"
+                watching = await http.get(
+                    one, headers={"Authorization": f"Bearer {token.json()['token']}"}
+                )
+                assert watching.json()["role"] == "spectator"
+                campaign_gm = {"Authorization": f"Bearer {campaign['gm_token']}"}
+                at = f"/v1/campaigns/{campaign['campaign_id']}"
+                campaign_page = await http.get(f"{at}/events", headers=campaign_gm)
+                assert campaign_page.status_code == 200 and campaign_page.json()["events"]
+                runner_token = await http.post(
+                    f"{at}/tokens", json={"role": "spectator"}, headers=campaign_gm
+                )
+                assert runner_token.status_code == 201, runner_token.text
                 # The revoked token: refused on the loop, whether it looks or sends a command
                 # the engine refuses before any append (one that never reaches the script).
                 refused = await http.get(one, headers={"Authorization": f"Bearer {revoked}"})
                 assert (refused.status_code, refused.json()["code"]) == (401, "token_revoked")
+                paged = await http.get(
+                    f"{one}/events", headers={"Authorization": f"Bearer {revoked}"}
+                )
+                assert (paged.status_code, paged.json()["code"]) == (401, "token_revoked")
                 told = await http.post(
                     "/graphql", json={"query": query, "variables": {"id": session, "t": revoked}}
                 )
