@@ -76,8 +76,13 @@ class RevocationWatch:
         at = time.monotonic()
         cached = self._read.get(key)
         if cached is None or at - cached[0] >= RECHECK_SECONDS:
-            revocations = revocations_of(conn, grant.tenant)
-            table = await run_in_threadpool(revocations.table, stream)
+            runtime = getattr(conn.app.state, "runtime", None)
+            store = None if runtime is None else runtime.async_store_for(grant.tenant)
+            if store is not None:  # the runtime's asyncio client: no thread hop
+                table = await store.revocation_table(stream)
+            else:
+                revocations = revocations_of(conn, grant.tenant)
+                table = await run_in_threadpool(revocations.table, stream)
             if len(self._read) >= self.MAX_STREAMS:
                 self._forget_before(at - RECHECK_SECONDS)
             self._read[key] = cached = (at, table)

@@ -47,7 +47,7 @@ from services.store.redis_store import (
     snapshot_of,
     triples,
 )
-from services.store.revocations import Guard, cutoffs_of
+from services.store.revocations import Guard, cutoffs_of, table_of
 
 
 class AsyncStoreClient(redis.asyncio.Redis):
@@ -192,6 +192,11 @@ class AsyncEventStore:
             return []
         found: Any = await self.client.hmget(self.store.keys.revocations(stream), list(scopes))
         return cutoffs_of(found)
+
+    async def revocation_table(self, stream: str) -> dict[str, int]:
+        """Revocations.table, awaited: every revocation of the stream, scope → cutoff."""
+        found: Any = await self.client.hgetall(self.store.keys.revocations(stream))
+        return table_of(found)
 
     async def load_latest(self, stream: str) -> tuple[Snapshot | None, list[RecordedEvent]]:
         """RedisEventStore.load_latest, awaited."""

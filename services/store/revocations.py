@@ -8,7 +8,7 @@ hash tag (one slot on a cluster) and expires once every token it could name has 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,10 +66,14 @@ class Revocations:
 
     def table(self, stream: str) -> dict[str, int]:
         """Every revocation of a stream: scope → cutoff (ms)."""
-        found = self.client.hgetall(self.keys.revocations(stream))
-        return {k.decode() if isinstance(k, bytes) else str(k): int(v) for k, v in found.items()}
+        return table_of(self.client.hgetall(self.keys.revocations(stream)))
 
 
 def cutoffs_of(found: Sequence[Any]) -> list[int | None]:
     """The cutoffs an HMGET of a stream's revocations answered (None: never revoked)."""
     return [None if v is None else int(v) for v in found]
+
+
+def table_of(found: Mapping[Any, Any]) -> dict[str, int]:
+    """Every revocation an HGETALL of a stream's revocations answered: scope → cutoff."""
+    return {k.decode() if isinstance(k, bytes) else str(k): int(v) for k, v in found.items()}

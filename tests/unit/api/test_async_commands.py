@@ -6,12 +6,18 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import Executor, Future
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 
 from api.app import create_app
+from api.tables import revocation
+from api.tables.access import now
+from api.tables.revocation import RevocationWatch
+from api.tables.tokens import TokenRevoked, read_token
 from infra.settings import Settings
 from tests.running_app import serving
 
@@ -171,5 +177,35 @@ def test_table_reads_and_token_issue_need_no_thread_and_a_revoked_token_is_refus
                 assert (sent.status_code, sent.json()["code"]) == (401, "token_revoked")
             finally:
                 app.state.threads = threads
+
+    asyncio.run(scenario())
+
+
+def test_an_open_subscriptions_revocation_check_reads_on_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app: Starlette = create_app(
+        Settings.model_validate({"environment": "test", "data_dir": tmp_path})
+    )
+
+    def no_thread(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("this check was not to leave the event loop")
+
+    async def scenario() -> None:
+        async with serving(app) as http:
+            session, gm, player, _ = await _table(http)
+            grant = read_token(app.state.settings.secret_key_bytes, player, now())
+            stream = app.state.runtime.sessions_for(grant.tenant).stream(session)
+            conn = SimpleNamespace(app=app)  # what the watch reads of a connection
+            monkeypatch.setattr(revocation, "run_in_threadpool", no_thread)
+            await RevocationWatch().ensure_live(conn, stream, grant)  # type: ignore[arg-type]
+            revoke = {"role": "player"}
+            gm_auth = {"Authorization": f"Bearer {gm}"}
+            done = await http.post(
+                f"/v1/sessions/{session}/revocations", json=revoke, headers=gm_auth
+            )
+            assert done.status_code == 200, done.text
+            with pytest.raises(TokenRevoked):
+                await RevocationWatch().ensure_live(conn, stream, grant)  # type: ignore[arg-type]
 
     asyncio.run(scenario())
