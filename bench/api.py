@@ -38,7 +38,12 @@ What this one measures:
 * ``graphql_flip_p99_closed_loop_50_in_flight_2_api_processes`` and the ``rest_`` one:
   the closed loop again on a second server with ``WEB_CONCURRENCY=2`` (issue 18: "closed
   loop, 50 sessions, 2 API processes: flip p99 ≤ 25 ms", target 1); their CPU is both
-  API processes'. The ``..._tables_shuffled`` lines (informative) run it with tables
+  API processes'. The ``..._two_clients_per_table`` lines (informative) run it with each
+  table's flips alternating between two connections (two clients at one table, say a
+  player's phone and the GM's screen): a table's next flip then often lands on the other
+  process, which has not loaded the table yet (a cold load) or holds a state the first
+  moved on (decided again on the fresh one, docs/STORE.md). The
+  ``..._tables_shuffled`` lines (informative) run it with tables
   passed between connections (below): a table's first flip then often lands on the
   process that has never loaded it, which reads it from Redis first (a cold load).
 
@@ -294,7 +299,12 @@ async def _prepared(server: Server, clients: list[Conn], n: int) -> list[Table]:
 
 
 async def _flips(
-    server: Server, graphql: bool, total: int, pace: float = 0.0, shuffled: bool = False
+    server: Server,
+    graphql: bool,
+    total: int,
+    pace: float = 0.0,
+    shuffled: bool = False,
+    two_clients: bool = False,
 ) -> FlipRun:
     """`total` flips over SESSIONS sessions; with `pace`, each session flips once every
     `pace` seconds (staggered) and a latency runs from when its flip was due; without,
@@ -303,31 +313,38 @@ async def _flips(
     A worker whose table can no longer just flip takes the next table its own connection
     set up, as a player's client looks at its table and then plays it. `shuffled`: it
     takes the next one any connection set up, so that, over several API processes, a
-    table's first flip often lands on a process that has never loaded it."""
+    table's first flip often lands on a process that has never loaded it. `two_clients`:
+    a table's flips alternate between the worker's connection and a second one of its
+    own (two clients at one table), so that, over several API processes, a flip often
+    lands on a process whose copy of the table is missing or stale."""
     latencies: list[float] = []
     left = total
     renewals = 0
     clients = _clients(server.url, SESSIONS)
+    seconds = _clients(server.url, SESSIONS if two_clients else 0)
     try:
         cpu = server.cpu.seconds()
         spare = await _prepared(server, clients, SESSIONS + total // 2)
         renewal_cpu = (server.cpu.seconds() - cpu) / len(spare)
         tables, spare = spare[:SESSIONS], spare[SESSIONS:]
 
-        async def play(client: Conn, table: Table, due: float) -> None:
+        async def play(client: Conn, table: Table, due: float, second: Conn | None) -> None:
             nonlocal left, renewals
+            home, turn = client, 0
             while left > 0:
                 command = table.flip()
                 if command is None:
-                    own = [i for i, t in enumerate(spare) if shuffled or t.client is client]
+                    own = [i for i, t in enumerate(spare) if shuffled or t.client is home]
                     if own:
                         table = spare.pop(own[-1])
                     else:
-                        table = await Table().set_up(client)
+                        table = await Table().set_up(home)
                         renewals += 1
                     due = max(due, time.perf_counter())  # a new table starts when ready
                     continue
                 left -= 1
+                turn += 1  # the table's next flip: from its second client every other turn
+                client = second if second is not None and turn % 2 == 0 else home
                 if pace:
                     await asyncio.sleep(max(0.0, due - time.perf_counter()))
                     start, due = due, due + pace
@@ -362,7 +379,7 @@ async def _flips(
         began = time.perf_counter()
         await asyncio.gather(
             *(
-                play(c, t, began + pace * i / SESSIONS)
+                play(c, t, began + pace * i / SESSIONS, seconds[i] if seconds else None)
                 for i, (c, t) in enumerate(zip(clients, tables, strict=True))
             )
         )
@@ -373,7 +390,7 @@ async def _flips(
         flip_only = run.cpu_ms - 1000 * renewals * renewal_cpu / len(latencies)
         return FlipRun(run, len(latencies), renewals, mean_ms, flip_only, client_ms)
     finally:
-        await asyncio.gather(*(c.aclose() for c in clients))
+        await asyncio.gather(*(c.aclose() for c in [*clients, *seconds]))
 
 
 LOOK_QUERY = """query($id: ID!, $t: String!) { session(id: $id, token: $t) {
@@ -422,22 +439,32 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
     closed = f"_closed_loop_{SESSIONS}_in_flight"
     if processes > 1:
         closed += f"_{processes}_api_processes"
-        cases: tuple[tuple[str, bool, float, int, float | None, bool], ...] = (
-            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, 1.0, False),
-            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, 1.0, False),
-            (f"graphql_flip_p99{closed}_tables_shuffled", True, 0.0, CLOSED_FLIPS, None, True),
-            (f"rest_flip_p99{closed}_tables_shuffled", False, 0.0, CLOSED_FLIPS, None, True),
+        shuffled, two = f"{closed}_tables_shuffled", f"{closed}_two_clients_per_table"
+        cases: tuple[tuple[str, bool, float, int, float | None, str], ...] = (
+            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, 1.0, ""),
+            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, 1.0, ""),
+            (f"graphql_flip_p99{shuffled}", True, 0.0, CLOSED_FLIPS, None, "shuffled"),
+            (f"rest_flip_p99{shuffled}", False, 0.0, CLOSED_FLIPS, None, "shuffled"),
+            (f"graphql_flip_p99{two}", True, 0.0, CLOSED_FLIPS, None, "two_clients"),
+            (f"rest_flip_p99{two}", False, 0.0, CLOSED_FLIPS, None, "two_clients"),
         )
     else:
         cases = (
-            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, None, False),
-            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, None, False),
-            ("graphql_flip_p99", True, TABLE_PACE, PACED_FLIPS, 1.0, False),
-            ("rest_flip_p99", False, TABLE_PACE, PACED_FLIPS, None, False),
+            (f"graphql_flip_p99{closed}", True, 0.0, CLOSED_FLIPS, None, ""),
+            (f"rest_flip_p99{closed}", False, 0.0, CLOSED_FLIPS, None, ""),
+            ("graphql_flip_p99", True, TABLE_PACE, PACED_FLIPS, 1.0, ""),
+            ("rest_flip_p99", False, TABLE_PACE, PACED_FLIPS, None, ""),
         )
     flip_cpu: dict[str, float] = {}
-    for case, graphql, pace, flips, target, shuffled in cases:
-        done = await _flips(api, graphql=graphql, total=flips, pace=pace, shuffled=shuffled)
+    for case, graphql, pace, flips, target, mode in cases:
+        done = await _flips(
+            api,
+            graphql=graphql,
+            total=flips,
+            pace=pace,
+            shuffled=mode == "shuffled",
+            two_clients=mode == "two_clients",
+        )
         run = done.run
         load = (
             f"each flipping once every {pace} s"
