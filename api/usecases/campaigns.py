@@ -39,6 +39,7 @@ from api.usecases.tables import (
     apaging,
     issuing,
     looking,
+    page_price,
     paging,
     revoking,
 )
@@ -272,5 +273,5 @@ ROWS: tuple[UseCase, ...] = (
     _row("getCampaignEvents", "GET", "/events", "campaign_events", EventsAfter,
          paging(CAMPAIGNS, shown_page),
          "This viewer's redacted events", result=CampaignEventPage, errors=READ_ERRORS,
-         aservice=apaging(CAMPAIGNS, shown_page)),
+         price=page_price, aservice=apaging(CAMPAIGNS, shown_page)),
 )  # fmt: skip

@@ -41,6 +41,7 @@ from api.usecases.tables import (
     apaging,
     issuing,
     looking,
+    page_price,
     paging,
     revoking,
 )
@@ -217,7 +218,7 @@ ROWS: tuple[UseCase, ...] = (
             aservice=asend_command),
     UseCase("getEvents", "GET", f"{_ONE}/events", "query", "session_events", EventsAfter,
             SessionEventPage, paging(SESSIONS, shown_page), "This viewer's redacted events",
-            TAG, table=SESSION, errors=TABLE_ERRORS, cpu=True,
+            TAG, table=SESSION, errors=TABLE_ERRORS, cpu=True, price=page_price,
             aservice=apaging(SESSIONS, shown_page)),
     *(_override(m) for m in typing.get_args(GmOverride)),
 )  # fmt: skip

@@ -164,7 +164,8 @@ class UseCase:
 
     A `table` row acts with a role token for one table (sessions, campaigns): the
     adapters verify it before the price is spent, `execute` checks its revocations in
-    the service's thread, and the service reads it as `call.granted()`. `fixed` are
+    the service's thread (or, for an `aservice`, in the event loop), and the service
+    reads it as `call.granted()`. `fixed` are
     request fields the row sets itself (a GraphQL-only command's `type` tag), never
     arguments. `graphql_args` replaces the request model's fields as the GraphQL
     arguments where GraphQL spells the request its own way (a `@oneOf` command), with

@@ -19,6 +19,7 @@ from api.sessions.requests import SESSION_ID, RevokeTokens
 from api.sessions.usecases import SESSIONS
 from api.tables import join as tables
 from api.tables.kind import MAX_PAGE, Kind
+from api.tables.stream import PAGE, PAGE_PRICE
 from api.usecases.markers import LongInt
 from api.usecases.table import (
     Access,
@@ -114,6 +115,14 @@ class EventsAfter(Frozen):
 
     after: LongInt = Field(default=0, ge=0, le=2**62, description="Events after this version.")
     limit: int = Field(default=100, ge=1, le=MAX_PAGE, description="Page size.")
+
+
+def page_price(request: EventsAfter) -> int:
+    """Tokens a page of events costs, from its `limit`: 1 (the door's) for the first 100
+    events, and a catch-up page's price for each further 100 (a subscription's catch-up
+    costs the same per page), so a 500-event page costs 9: its reading, decoding and
+    redaction are paid for before they run."""
+    return 1 + PAGE_PRICE * ((request.limit - 1) // PAGE)
 
 
 def apaging(kind: Kind[Any, Any], typed: Callable[[dict[str, Any]], BaseModel]) -> AsyncService:

@@ -262,13 +262,14 @@ class SessionService(Generic[S]):
         # refused by the store, and the command is decided again on the state read fresh.
         # Whatever a cached state alone refuses (or finds nothing to do for) is decided
         # again on a fresh read too: every answer is the one a fresh read gives. Only a
-        # race on a fresh read counts against `max_retries`.
+        # race on a fresh state (read, or caught up from a refusal) counts against
+        # `max_retries`.
         with self._lock:
             trusted = self._cache.get(stream)
         caught_up: Loaded[S] | None = None  # a refused append's state, moved on (below)
         conflicts = 0
         while conflicts <= self.max_retries:
-            optimistic = trusted is not None
+            optimistic, refused = trusted is not None, caught_up is not None
             if trusted is not None:
                 loaded = trusted
             elif caught_up is not None:
@@ -276,7 +277,10 @@ class SessionService(Generic[S]):
             else:
                 loaded = yield from self._load(session_id)
             trusted = caught_up = None
-            if command_id is not None:
+            # A state caught up from a refusal needs no lookup: the script answered the
+            # conflict only once it found none of the batch's ids stored (its first id
+            # is the one looked up), in the same step as it read the events.
+            if command_id is not None and not refused:
                 # Looked up after the state was read: a command recorded before that read
                 # is found here, so a retry never decides again on a state that already
                 # holds its own events (nor reports that state as a version conflict).

@@ -303,8 +303,9 @@ class Calls:
         return getattr(self.store, name)
 
 
+@pytest.mark.parametrize("command_id", [None, "retry-key-1"])
 def test_a_stale_cached_state_catches_up_from_the_refusal_without_a_read(
-    store: RedisEventStore, make: Make
+    store: RedisEventStore, make: Make, command_id: str | None
 ) -> None:
     cached, other, rng = _two_instances(store, make, "s")
     other.execute("s", RollInitiative(), rng)  # another process moves the session on
@@ -313,10 +314,12 @@ def test_a_stale_cached_state_catches_up_from_the_refusal_without_a_read(
         cached.astore = calls  # type: ignore[assignment]
     else:
         cached.store = calls  # type: ignore[assignment]
-    done = cached.execute("s", EndMaze(reason="late"), rng)  # decided on the stale state
-    # Refused at the stale version with the event it missed, decided again on the state
-    # that event moves it to, appended: no read between the two appends.
-    assert calls.names == ["append", "append"]
+    done = cached.execute("s", EndMaze(reason="late"), rng, command_id=command_id)
+    # Decided on the stale state, refused at its version with the event it missed,
+    # decided again on the state that event moves it to, appended: no read (nor, with a
+    # command id, a second lookup) between the two appends.
+    first = ["lookup"] if command_id is not None else []
+    assert calls.names == [*first, "append", "append"]
     assert done.state == other.replay("s").state
     assert done.version == store.version(cached.stream("s")) == other.load("s").version
     assert cached.load("s") == other.replay("s")  # and that state is the cached one

@@ -97,3 +97,24 @@ def test_simulations_and_tunings_are_priced_in_game_turns_before_any_work(url: s
         assert "game-turns" in refused.json()["detail"]
         probe.check()
         assert took < 1.0
+
+
+def test_a_page_of_events_is_priced_by_its_limit(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # A fresh bucket (its own server): 30 tokens, one more a second.
+    env = {"DAEDALUS_RATE_LIMIT_RPS": "1", "DAEDALUS_RATE_LIMIT_BURST": "30"}
+    with serve(tmp_path_factory.mktemp("pages"), env) as (base, _log):
+        party = [{"id": "p1", "name": "Ash"}]
+        created = httpx.post(
+            f"{base}/v1/sessions", json={"preset": "standard_deck", "party": party}
+        )
+        assert created.status_code == 201, created.text
+        events = f"{base}/v1/sessions/{created.json()['session_id']}/events"
+        auth = {"Authorization": f"Bearer {created.json()['gm_token']}"}
+        # 500 events: 1 + 2 for each further 100, 9 tokens; three pay 27 of the 29 left.
+        pages = [httpx.get(events, params={"limit": 500}, headers=auth) for _ in range(4)]
+        small = httpx.get(events, params={"limit": 100}, headers=auth)  # 1 token: still paid
+    codes = [p.status_code for p in pages]
+    print(f"\nfour 500-event pages at once: {codes}; then a 100-event page: {small.status_code}")
+    assert codes[:3] == [200, 200, 200], [p.text for p in pages]
+    assert (codes[3], pages[3].json()["code"]) == (429, "rate_limited")
+    assert small.status_code == 200, small.text

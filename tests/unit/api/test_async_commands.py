@@ -116,7 +116,23 @@ def test_table_reads_and_token_issue_need_no_thread_and_a_revoked_token_is_refus
             await http.post(
                 f"{one}/revocations", json={"token_id": issued.json()["token_id"]}, headers=gm_auth
             )
+            # A renewed GM token, revoked; a campaign's spectator token, revoked.
+            renewed = await http.post(f"{one}/tokens", json={"role": "gm"}, headers=gm_auth)
+            old_gm = renewed.json()["token"]
+            await http.post(
+                f"{one}/revocations", json={"token_id": renewed.json()["token_id"]}, headers=gm_auth
+            )
             campaign = (await http.post("/v1/campaigns", json={"name": "Glade"})).json()
+            at = f"/v1/campaigns/{campaign['campaign_id']}"
+            campaign_gm = {"Authorization": f"Bearer {campaign['gm_token']}"}
+            watcher = await http.post(
+                f"{at}/tokens", json={"role": "spectator"}, headers=campaign_gm
+            )
+            await http.post(
+                f"{at}/revocations",
+                json={"token_id": watcher.json()["token_id"]},
+                headers=campaign_gm,
+            )
             threads, app.state.threads = app.state.threads, NoThreads()
             try:
                 looked = await http.get(one, headers={"Authorization": f"Bearer {player}"})
@@ -128,10 +144,7 @@ def test_table_reads_and_token_issue_need_no_thread_and_a_revoked_token_is_refus
                     "/graphql", json={"query": query, "variables": {"id": session, "t": player}}
                 )
                 assert graphql.json()["data"]["session"] == {"version": looked.json()["version"]}
-                at_campaign = await http.get(
-                    f"/v1/campaigns/{campaign['campaign_id']}",
-                    headers={"Authorization": f"Bearer {campaign['gm_token']}"},
-                )
+                at_campaign = await http.get(at, headers=campaign_gm)
                 assert at_campaign.status_code == 200, at_campaign.text
                 # A page of events, and a token issued: on the loop too.
                 page = await http.get(
@@ -150,8 +163,6 @@ def test_table_reads_and_token_issue_need_no_thread_and_a_revoked_token_is_refus
                     one, headers={"Authorization": f"Bearer {token.json()['token']}"}
                 )
                 assert watching.json()["role"] == "spectator"
-                campaign_gm = {"Authorization": f"Bearer {campaign['gm_token']}"}
-                at = f"/v1/campaigns/{campaign['campaign_id']}"
                 campaign_page = await http.get(f"{at}/events", headers=campaign_gm)
                 assert campaign_page.status_code == 200 and campaign_page.json()["events"]
                 runner_token = await http.post(
@@ -166,6 +177,23 @@ def test_table_reads_and_token_issue_need_no_thread_and_a_revoked_token_is_refus
                     f"{one}/events", headers={"Authorization": f"Bearer {revoked}"}
                 )
                 assert (paged.status_code, paged.json()["code"]) == (401, "token_revoked")
+                # The revoked GM token: refused before the GM view's or the issue's checks.
+                old_auth = {"Authorization": f"Bearer {old_gm}"}
+                for refused_too in (
+                    await http.get(one, params={"view": "gm"}, headers=old_auth),
+                    await http.post(f"{one}/tokens", json={"role": "spectator"}, headers=old_auth),
+                    await http.get(
+                        at, headers={"Authorization": f"Bearer {watcher.json()['token']}"}
+                    ),
+                    await http.get(
+                        f"{at}/events",
+                        headers={"Authorization": f"Bearer {watcher.json()['token']}"},
+                    ),
+                ):
+                    assert (refused_too.status_code, refused_too.json()["code"]) == (
+                        401,
+                        "token_revoked",
+                    ), refused_too.text
                 told = await http.post(
                     "/graphql", json={"query": query, "variables": {"id": session, "t": revoked}}
                 )

@@ -313,7 +313,9 @@ def test_variables_with_defaults_given_null_or_left_out_coerce_as_graphql_core_h
     assert [_planned(c) for c in runs] == [False, True, True, False]
 
 
-def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read() -> None:
+def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Bare variables are read from the coerced variables, with the defaults of the
     # arguments left out; a literal, or a variable left out or null where a value is
     # required, go through graphql-core.
@@ -321,7 +323,8 @@ def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read()
     from graphql.execution.values import get_argument_values, get_variable_values
 
     core = build_schema(
-        'type Query { f(a: String, b: Int!, c: Int = 3): String, g(a: String = "x"): String }'
+        'type Query { f(a: String, b: Int!, c: Int = 3): String, g(a: String = "x"): String,'
+        " h(n: Int! = 7): String }"
     )
     query = core.query_type
     assert query is not None
@@ -335,9 +338,16 @@ def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read()
         ("query($a: String) { g(a: $a) }", {}),
         ("query($b: Int!) { f(b: $b) }", {"b": 5}),  # `c` left out: its default, read
         ("query($b: Int!) { f(b: $b, c: 4) }", {"b": 5}),
+        ("query { h }", {}),  # a required argument's default
     ]
-    read_directly = []
-    for text, given in cases:
+    # Which go through graphql-core (at plan time or when read), and which are read
+    # directly: a literal, or a variable left out, still go to graphql-core.
+    direct = [True, False, True, False, False, True, False, True, False, True]
+
+    def refused(*args: Any) -> Any:
+        raise AssertionError("graphql-core was asked")
+
+    for (text, given), read_directly in zip(cases, direct, strict=True):
         operation = parse(text).definitions[0]
         assert isinstance(operation, OperationDefinitionNode)
         node = operation.selection_set.selections[0]
@@ -345,13 +355,12 @@ def test_a_root_fields_arguments_are_graphql_cores_whichever_way_they_are_read()
         definition = query.fields[node.name.value]
         variables = get_variable_values(core, operation.variable_definitions or (), given)
         assert not isinstance(variables, list)
-        reader = compiled._argument_values(definition, node)
-        read = reader(variables)
-        assert read == get_argument_values(definition, node, variables), text
-        read_directly.append(reader.__name__ == "read")
-    # The arguments left out, defaulted or not, keep a document on the direct path (a
-    # table's sendCommand leaves out seenVersion and commandId); a literal does not.
-    assert read_directly == [True, True, True, True, False, True, True, True, False]
+        expected = get_argument_values(definition, node, variables)
+        with monkeypatch.context() as patched:
+            if read_directly:  # then graphql-core is not asked, at plan time or after
+                patched.setattr(compiled, "get_argument_values", refused)
+            read = compiled._argument_values(definition, node)(variables)
+        assert read == expected, text
 
 
 def test_a_plans_variables_cannot_nest_as_deep_as_graphql_cores_bound() -> None:
