@@ -8,6 +8,7 @@ open subscription at least once a second.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -62,13 +63,16 @@ class RevocationWatch:
     """Per process: each followed stream's revocations, read at most every RECHECK_SECONDS.
 
     Open subscriptions share it, so a thousand watchers of one table cost one HGETALL
-    every half second, not a thousand.
+    every half second, not a thousand: watchers that find the reading stale at once
+    await the one read then in flight (three hundred subscriptions opened together read
+    once, on one connection, rather than each on its own).
     """
 
     MAX_STREAMS = 4096
 
     def __init__(self) -> None:
         self._read: dict[tuple[str, str], tuple[float, dict[str, int]]] = {}
+        self._reading: dict[tuple[str, str], asyncio.Future[dict[str, int]]] = {}
 
     async def ensure_live(self, conn: HTTPConnection, stream: str, grant: RoleToken) -> None:
         """TokenRevoked when a revocation read at most RECHECK_SECONDS ago covers `grant`."""
@@ -76,18 +80,37 @@ class RevocationWatch:
         at = time.monotonic()
         cached = self._read.get(key)
         if cached is None or at - cached[0] >= RECHECK_SECONDS:
-            runtime = getattr(conn.app.state, "runtime", None)
-            store = None if runtime is None else runtime.async_store_for(grant.tenant)
-            if store is not None:  # the runtime's asyncio client: no thread hop
-                table = await store.revocation_table(stream)
-            else:
-                revocations = revocations_of(conn, grant.tenant)
-                table = await run_in_threadpool(revocations.table, stream)
-            if len(self._read) >= self.MAX_STREAMS:
-                self._forget_before(at - RECHECK_SECONDS)
-            self._read[key] = cached = (at, table)
-        table = cached[1]
+            reading = self._reading.get(key)
+            if reading is None:
+                reading = asyncio.ensure_future(self._table(conn, grant.tenant, stream))
+                self._reading[key] = reading
+                reading.add_done_callback(lambda done: self._settle(key, at, done))
+            # Shielded: a watcher that goes away does not cancel the others' read.
+            table = await asyncio.shield(reading)
+        else:
+            table = cached[1]
         refuse_if_covered(grant, [table.get(scope) for scope in scopes_of(grant)])
+
+    async def _table(self, conn: HTTPConnection, tenant: str, stream: str) -> dict[str, int]:
+        runtime = getattr(conn.app.state, "runtime", None)
+        store = None if runtime is None else runtime.async_store_for(tenant)
+        table: dict[str, int]
+        if store is not None:  # the runtime's asyncio client: no thread hop
+            table = await store.revocation_table(stream)
+        else:
+            table = await run_in_threadpool(revocations_of(conn, tenant).table, stream)
+        return table
+
+    def _settle(
+        self, key: tuple[str, str], at: float, done: asyncio.Future[dict[str, int]]
+    ) -> None:
+        """A read has ended: keep its table (from `at`, when it was asked for)."""
+        del self._reading[key]
+        if done.cancelled() or done.exception() is not None:
+            return  # each of its watchers got the error (a later check reads again)
+        if len(self._read) >= self.MAX_STREAMS:
+            self._forget_before(at - RECHECK_SECONDS)
+        self._read[key] = (at, done.result())
 
     def _forget_before(self, cutoff: float) -> None:
         for key in [k for k, (read, _) in self._read.items() if read < cutoff]:

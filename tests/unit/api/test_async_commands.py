@@ -227,6 +227,22 @@ def test_an_open_subscriptions_revocation_check_reads_on_the_loop(
             conn = SimpleNamespace(app=app)  # what the watch reads of a connection
             monkeypatch.setattr(revocation, "run_in_threadpool", no_thread)
             await RevocationWatch().ensure_live(conn, stream, grant)  # type: ignore[arg-type]
+            # Fifty watchers of one table checking at once: one read, which they share.
+            reads = []
+            store = app.state.runtime.async_store_for(grant.tenant)
+            original = store.revocation_table
+
+            async def counted(at: str) -> dict[str, int]:
+                reads.append(at)
+                await asyncio.sleep(0.05)  # long enough for every watcher to find it pending
+                table: dict[str, int] = await original(at)
+                return table
+
+            monkeypatch.setattr(store, "revocation_table", counted)
+            watch = RevocationWatch()
+            checks = [watch.ensure_live(conn, stream, grant) for _ in range(50)]  # type: ignore[arg-type]
+            await asyncio.gather(*checks)
+            assert reads == [stream]
             revoke = {"role": "player"}
             gm_auth = {"Authorization": f"Bearer {gm}"}
             done = await http.post(
