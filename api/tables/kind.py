@@ -48,6 +48,8 @@ from services.store.sessions import Loaded, SessionService
 S = TypeVar("S")
 V = TypeVar("V")
 MAX_PAGE = 500
+PAGE = 100  # events read, redacted and delivered as one page (a catch-up's, a price's)
+PAGE_PRICE = 2  # rate-limit tokens for each page of events after the first
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 

@@ -30,7 +30,7 @@ from api.clients import client_state
 from api.middleware.rate_limit import redis_url_of
 from api.ratelimit import TokenBuckets
 from api.tables.access import now
-from api.tables.kind import Kind
+from api.tables.kind import PAGE, PAGE_PRICE, Kind
 from api.tables.live import live_feed_of
 from api.tables.revocation import watch_of
 from api.tables.tokens import RoleToken
@@ -43,8 +43,6 @@ REVOCATION_CHECK = 0.25
 
 Render = Callable[[Sequence[RecordedEvent]], Iterable[dict[str, Any]]]
 
-PAGE = 100  # events read, redacted and delivered as one page
-PAGE_PRICE = 2  # rate-limit tokens for each page of a catch-up after its first
 LEASE = 1.0  # seconds a page may hold its delivery slot
 
 

@@ -18,8 +18,7 @@ from api.openapi.tables import CampaignList, JoinCode, JoinedTable, Revocation, 
 from api.sessions.requests import SESSION_ID, RevokeTokens
 from api.sessions.usecases import SESSIONS
 from api.tables import join as tables
-from api.tables.kind import MAX_PAGE, Kind
-from api.tables.stream import PAGE, PAGE_PRICE
+from api.tables.kind import MAX_PAGE, PAGE, PAGE_PRICE, Kind
 from api.usecases.markers import LongInt
 from api.usecases.table import (
     Access,

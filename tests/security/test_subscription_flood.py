@@ -25,7 +25,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
 from api.keys import config_entry, new_key
-from api.tables.stream import PAGE, PAGE_PRICE
+from api.tables.kind import PAGE, PAGE_PRICE
 from tests.e2e.conftest import serve
 from tests.security.probes import probing
 
