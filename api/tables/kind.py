@@ -5,8 +5,9 @@ subject its role tokens name, its viewers, views and event redaction, its seats 
 top of it every table has the same first tokens, token issue and revocation, view, event
 history and grant check. Sessions (api/sessions/usecases.py) and campaigns
 (api/campaigns/usecases.py) add only their commands. The use cases block (Redis):
-callers run them in a thread; the look and the revocation check also come awaited
-(`alook`, `alive`), on the tenant's asyncio store.
+callers run them in a thread; the look, the event page, the token issue and the
+revocation check also come awaited (`alook`, `ahistory`, `aissue`, `alive`), on the
+tenant's asyncio store.
 """
 
 from __future__ import annotations

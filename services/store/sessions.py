@@ -14,7 +14,7 @@ import hashlib
 import os
 import threading
 import uuid
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -183,12 +183,17 @@ class SessionService(Generic[S]):
             state, version = (
                 (agg.initial(), 0) if snap is None else (agg.decode_state(snap.state), snap.version)
             )
-        for recorded in newer:
-            state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
-            version = recorded.version
-        loaded = Loaded(state, version)
+        loaded = self._folded(state, version, newer)
         self._remember(stream, loaded)
         return loaded
+
+    def _folded(self, state: S, version: int, events: Iterable[RecordedEvent]) -> Loaded[S]:
+        """`state` (at `version`) moved on by `events`, in order."""
+        agg = self.aggregate
+        for recorded in events:
+            state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
+            version = recorded.version
+        return Loaded(state, version)
 
     def _remember(self, stream: str, loaded: Loaded[S]) -> None:
         with self._lock:
@@ -201,12 +206,7 @@ class SessionService(Generic[S]):
 
     def replay(self, session_id: str) -> Loaded[S]:
         """The state folded from every event, ignoring snapshots."""
-        agg = self.aggregate
-        state, version = agg.initial(), 0
-        for recorded in self.store.read(self.stream(session_id)):
-            state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
-            version = recorded.version
-        return Loaded(state, version)
+        return self._folded(self.aggregate.initial(), 0, self.store.read(self.stream(session_id)))
 
     def execute(
         self,
@@ -361,10 +361,7 @@ class SessionService(Generic[S]):
             or len(newer) != refused.actual_version - loaded.version
         ):
             return None
-        agg, state = self.aggregate, loaded.state
-        for recorded in newer:
-            state = agg.evolve(state, agg.decode_event(recorded.type, recorded.data))
-        moved = Loaded(state, refused.actual_version)
+        moved = self._folded(loaded.state, loaded.version, newer)
         self._remember(stream, moved)
         return moved
 
