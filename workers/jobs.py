@@ -89,7 +89,10 @@ class Jobs:
         sizes = json.loads(raw["sizes"])
         progress = {int(k): int(v) for k, v in self.r.hgetall(key(job, "progress")).items()}
         done = sum(min(progress.get(i, 0), n) for i, n in enumerate(sizes))
-        result = self.r.get(key(job, "result"))
+        # Shown once the status (read above) says succeeded: `record` writes the result,
+        # then the status, so a reader between the two would see a result on a job still
+        # running.
+        result = self.r.get(key(job, "result")) if raw["status"] == "succeeded" else None
         return {
             "id": job,
             "kind": raw.get("kind", "simulation"),

@@ -8,6 +8,7 @@ and a tenant's active count forgets finished jobs.
 
 from __future__ import annotations
 
+import json
 import threading
 import uuid
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ import pytest
 
 from services.sim.runner import SimulationSpec
 from services.store.client import AnyRedis, connect
+from workers import jobs as job_records
 from workers.jobs import Jobs
 
 # Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
@@ -90,6 +92,19 @@ def test_racing_finishers_record_the_result_once(jobs: Recorded) -> None:
     assert found["result"] is not None and "finisher" in found["result"]
     assert not jobs.cancel(job)  # finished: stays succeeded
     assert jobs.status(job) == "succeeded"
+
+
+def test_a_result_is_shown_only_with_its_job_succeeded(jobs: Recorded) -> None:
+    # `record` writes the result, then the status: a reader between the two writes must
+    # not see a result on a job still running (a tuning's poller did, under load).
+    job = _create(jobs)
+    jobs.set_status(job, "running")
+    jobs.r.set(job_records.key(job, "result"), json.dumps({"early": True}))  # the first of the two
+    found = jobs.get(job)
+    assert found is not None and (found["status"], found["result"]) == ("running", None)
+    jobs.set_status(job, "succeeded")  # the second
+    found = jobs.get(job)
+    assert found is not None and found["result"] == {"early": True}
 
 
 def test_a_tenants_active_jobs_forget_the_finished_ones(jobs: Recorded) -> None:
