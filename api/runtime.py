@@ -168,7 +168,10 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     """
     runtime = await run_in_threadpool(open_runtime, app.state.settings, app.state.metrics)
     outage = getattr(runtime.connection.client, "outage", None)
-    runtime.aio = async_event_store_client(runtime.connection.url, runtime.timeouts, outage)
+    # Traced, redis-py's asyncio client (its commands are spans); else the pipelined one.
+    traced = getattr(app.state, "tracing", None) is not None
+    url = runtime.connection.url
+    runtime.aio = async_event_store_client(url, runtime.timeouts, outage, pipelined=not traced)
     app.state.runtime = runtime
     # The request path's threads (api/usecases/run.py), as many as anyio's default.
     app.state.threads = threads = ThreadPoolExecutor(THREADS, thread_name_prefix="api")

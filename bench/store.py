@@ -10,6 +10,12 @@ What it measures, each line against a baseline timed in the same run:
 * ``append_pipelined``: events/s with the store's own append script sent 100 calls per
   redis-py pipeline (the store has no pipelined API, so the bench builds the calls with
   the keys and arguments ``RedisEventStore.append`` uses), against single appends.
+* ``asyncio_append_cpu_50_in_flight`` and ``asyncio_append_50_in_flight``
+  (informative): the API's way to append, ``AsyncEventStore.append`` awaited in an
+  event loop with 50 appends in flight (one stream each), on the API's pipelined client
+  of one Redis (services/store/pipelined.py) against redis-py's asyncio client: this
+  process's CPU per append, and appends/s. It is what the hand-written client must earn
+  its place by.
 * ``load_10k_session_*``: seconds for ``SessionService.load`` of a labyrinth session of
   10,000 events (a maze that cannot be won, played with random legal commands through
   ``SessionService.execute``, and played on until 50 events follow the last snapshot,
@@ -38,6 +44,7 @@ times) and ``target`` (the ratio the issue asks for, or null for informative lin
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import os
@@ -67,11 +74,15 @@ from services.labyrinth.codec import LabyrinthAggregate
 from services.labyrinth.definition import DeckCounts, Victory
 from services.labyrinth.presets import MINOTAUR, V2_TRAPS
 from services.store import Connection, NewEvent, RedisEventStore, connect_url, start_embedded
+from services.store.aio import AsyncEventStore, AsyncRedis, async_event_store_client
 from services.store.scripts import APPEND
 from services.store.sessions import SessionService
 from tests.unit.labyrinth.play import legal_commands, party
 
 REPEATS = 21
+IN_FLIGHT = 50  # appends at once in the asyncio case, as the API's closed-loop bench
+ASYNC_EACH = 40  # appends per stream per asyncio run
+ASYNC_REPEATS = 5
 RUN_SECONDS = 0.05
 LOAD_REPEATS = 7
 PIPELINE = 100
@@ -325,6 +336,68 @@ class Bench:
             higher_is_better=True,
         )
 
+    def bench_async_append(self, url: str) -> None:
+        """The API's way: `AsyncEventStore.append` in an event loop, IN_FLIGHT appends at
+        once (one stream each, with its expected version), on the pipelined client
+        (services/store/pipelined.py) against redis-py's asyncio client; the CPU this
+        process spends per append (the API's share of a command's store call)."""
+        clients: dict[str, Callable[[], AsyncRedis]] = {
+            "pipelined": lambda: async_event_store_client(url),
+            "redis-py": lambda: async_event_store_client(url, pipelined=False),
+        }
+        best = {name: float("inf") for name in clients}
+        rates = {name: 0.0 for name in clients}
+
+        async def appends(name: str, streams: list[_Stream]) -> tuple[float, float]:
+            client = clients[name]()
+            aio = AsyncEventStore(self.store, client)
+            batches = [[_new_events(1) for _ in range(ASYNC_EACH)] for _ in streams]
+
+            async def one(stream: _Stream, batches: list[list[NewEvent]]) -> None:
+                for events in batches:
+                    await aio.append(stream.name, events, expected_version=stream.version)
+                    stream.version += 1
+
+            await one(streams[0], [_new_events(1)])  # connected, the script cached
+            gc.collect()
+            gc.disable()
+            try:
+                cpu, start = time.process_time(), time.perf_counter()
+                await asyncio.gather(*(one(s, b) for s, b in zip(streams, batches, strict=True)))
+                cpu, wall = time.process_time() - cpu, time.perf_counter() - start
+            finally:
+                gc.enable()
+                await client.aclose()
+            n = ASYNC_EACH * len(streams)
+            return cpu / n, n / wall
+
+        for repeat in range(ASYNC_REPEATS):
+            for name in clients:
+                streams = [_Stream(f"aio-{name}-{repeat}-{i}") for i in range(IN_FLIGHT)]
+                cpu, rate = asyncio.run(appends(name, streams))
+                best[name], rates[name] = min(best[name], cpu), max(rates[name], rate)
+        _emit(
+            f"asyncio_append_cpu_{IN_FLIGHT}_in_flight",
+            "ms",
+            best["pipelined"] * 1000,
+            f"the same appends on redis-py's asyncio client (ours: the pipelined client, one "
+            f"connection, {IN_FLIGHT} appends in flight; the client process's CPU per "
+            f"append, best of {ASYNC_REPEATS}); {self.where}",
+            best["redis-py"] * 1000,
+            None,
+            higher_is_better=False,
+        )
+        _emit(
+            f"asyncio_append_{IN_FLIGHT}_in_flight",
+            "appends/s",
+            rates["pipelined"],
+            f"the same appends on redis-py's asyncio client ({IN_FLIGHT} in flight, best of "
+            f"{ASYNC_REPEATS}); {self.where}",
+            rates["redis-py"],
+            None,
+            higher_is_better=True,
+        )
+
     def bench_load(self) -> None:
         service = SessionService(
             self.store, LabyrinthAggregate(), snapshot_every=SNAPSHOT_EVERY, cache_size=0
@@ -469,6 +542,7 @@ def main() -> None:
             bench.bench_append_one()
             bench.bench_append_batch()
             bench.bench_append_pipelined()
+            bench.bench_async_append(conn.url)
             bench.bench_load()
         finally:
             bench.delete_tenant()

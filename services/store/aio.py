@@ -38,6 +38,7 @@ from services.store.client import (
     unavailable,
 )
 from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
+from services.store.pipelined import PipelinedClient, pipelined_url
 from services.store.redis_store import (
     RedisEventStore,
     Script,
@@ -83,18 +84,28 @@ class AsyncStoreCluster(RedisCluster):
         return result
 
 
-AsyncRedis = AsyncStoreClient | AsyncStoreCluster
+AsyncRedis = AsyncStoreClient | AsyncStoreCluster | PipelinedClient
 
 
 def async_event_store_client(
-    url: str, timeouts: Timeouts | None = None, outage: Outage | None = None
+    url: str,
+    timeouts: Timeouts | None = None,
+    outage: Outage | None = None,
+    pipelined: bool = True,
 ) -> AsyncRedis:
     """An asyncio client of the event store at `url` (`redis+cluster://`: a cluster's),
     with `store_client`'s timeouts and failures; `outage`: the blocking client's, so an
-    outage is logged once whichever client meets it."""
+    outage is logged once whichever client meets it.
+
+    One Redis over TCP or a Unix socket gets the pipelined client (services/store/
+    pipelined.py) unless `pipelined` is false (traced: OpenTelemetry's Redis spans are
+    redis-py's); a cluster, TLS or a URL with options get redis-py's asyncio clients."""
     timeouts = timeouts if timeouts is not None else Timeouts()
     outage = outage if outage is not None else Outage("the event store's Redis")
     client: AsyncRedis
+    plain = pipelined_url(url) if pipelined else None
+    if plain is not None:
+        return PipelinedClient(plain, timeouts, outage)
     if is_cluster_url(url):
         nodes, tls = cluster_nodes(url)
         client = AsyncStoreCluster(

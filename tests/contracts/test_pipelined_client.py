@@ -1,0 +1,275 @@
+"""The API's asyncio client of one Redis (services/store/pipelined.py): one connection,
+commands pipelined, answering and failing as redis-py's asyncio client does.
+
+On each one-Redis backend of the contract suite (the embedded Redis on a Unix socket, and
+REDIS_URL's over TCP in CI); the failures on a Redis the test owns and stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import redis
+from redis.exceptions import NoScriptError, ResponseError
+
+from services.store import RedisEventStore
+from services.store.aio import AsyncEventStore, AsyncStoreClient, async_event_store_client
+from services.store.client import Timeouts, connect
+from services.store.errors import StoreUnavailable
+from services.store.model import NewEvent
+from services.store.pipelined import PipelinedClient, pipelined_url
+from tests.owned_redis import OwnedRedis
+
+SCRIPT = "return {KEYS[1], tonumber(ARGV[1]) + 1, ARGV[2], false, {'nested', 7}, 'done'}"
+
+
+def _pipelined(url: str, timeouts: Timeouts | None = None, **kw: Any) -> PipelinedClient:
+    client = async_event_store_client(url, timeouts, **kw)
+    assert isinstance(client, PipelinedClient)  # what the API opens on one Redis
+    return client
+
+
+def _redis_py(url: str) -> AsyncStoreClient:
+    """redis-py's asyncio client of `url`, as the store opened it before (and still does
+    for TLS): the reference."""
+    reference = cast(AsyncStoreClient, AsyncStoreClient.from_url(url))
+    reference.outage = _pipelined(url).outage
+    return reference
+
+
+def test_which_urls_it_serves() -> None:
+    """One Redis over TCP or a Unix socket, with a user, a password or a database; not a
+    cluster, TLS, or a URL with other options (redis-py's clients honour those)."""
+    assert pipelined_url("redis://127.0.0.1:6379/7") == {"host": "127.0.0.1", "port": 6379, "db": 7}
+    assert pipelined_url("unix:///run/redis.sock?db=2&password=pw") == {
+        "path": "/run/redis.sock",
+        "db": 2,
+        "password": "pw",
+    }
+    assert pipelined_url("redis://daedalus:pw@cache:6380") == {
+        "username": "daedalus",
+        "password": "pw",
+        "host": "cache",
+        "port": 6380,
+    }
+    for other in (
+        "rediss://cache:6380",
+        "redis+cluster://127.0.0.1:7000,127.0.0.1:7001",
+        "redis://cache:6379?client_name=api",
+        "redis://cache:6379?socket_keepalive=true",
+        "http://cache",
+    ):
+        assert pipelined_url(other) is None, other
+    tls = async_event_store_client("rediss://127.0.0.1:1/0")
+    assert isinstance(tls, AsyncStoreClient)  # redis-py's, as before
+    asyncio.run(tls.aclose())
+
+
+def test_it_answers_what_redis_py_answers(redis_url: str) -> None:
+    """Each command the store sends: the same replies, and the same errors, as redis-py's
+    asyncio client; an error leaves the connection answering."""
+    blocking = connect(redis_url)
+    prefix = "pipelined:{" + uuid.uuid4().hex + "}"
+    stream, hash_, empty = f"{prefix}:events", f"{prefix}:hash", f"{prefix}:none"
+    for n in range(1, 5):
+        blocking.xadd(stream, {"id": f"e{n}", "type": "T", "data": f'{{"n": {n}}}'}, id=f"0-{n}")
+    blocking.hset(hash_, mapping={"all": 3, "role:player": 5, "text": "ünïcode"})
+    sha = blocking.script_load(SCRIPT)
+
+    async def answers(client: PipelinedClient | AsyncStoreClient) -> list[Any]:
+        calls: list[Callable[[], Awaitable[Any]]] = [
+            lambda: client.xlen(stream),
+            lambda: client.xlen(empty),
+            lambda: client.xrange(stream),
+            lambda: client.xrange(stream, "0-2", "+", count=2),
+            lambda: client.xrange(empty, "0-1", "+", count=5),
+            lambda: client.hget(hash_, "role:player"),
+            lambda: client.hget(hash_, "nobody"),
+            lambda: client.hgetall(hash_),
+            lambda: client.hgetall(empty),
+            lambda: client.hmget(hash_, ["all", "nobody", "text"]),
+            lambda: client.evalsha(sha, 1, "k", 41, "ü"),
+            lambda: client.eval(SCRIPT, 1, "k", 1, b"\x00\xff"),
+            lambda: client.evalsha("0" * 40, 0),
+            lambda: client.hget(stream, "field"),  # WRONGTYPE
+            lambda: client.xlen(stream),
+        ]
+        got: list[Any] = []
+        try:
+            for call in calls:
+                try:
+                    got.append(await call())
+                except ResponseError as exc:
+                    got.append((type(exc), str(exc)))
+        finally:
+            await client.aclose()
+        return got
+
+    async def both() -> tuple[list[Any], list[Any]]:
+        return await answers(_pipelined(redis_url)), await answers(_redis_py(redis_url))
+
+    try:
+        pipelined, reference = asyncio.run(both())
+    finally:
+        blocking.delete(stream, hash_)
+        blocking.close()
+    assert pipelined == reference
+    assert pipelined[2][0] == (b"0-1", {b"id": b"e1", b"type": b"T", b"data": b'{"n": 1}'})
+    assert pipelined[10] == [b"k", 42, "ü".encode(), None, [b"nested", 7], b"done"]
+    assert pipelined[12][0] is NoScriptError and pipelined[13][0] is ResponseError
+    assert "WRONGTYPE" in pipelined[13][1] and pipelined[14] == 4
+
+
+def test_replies_reach_their_callers_on_one_connection(redis_url: str) -> None:
+    """2,000 calls at once, every seventh cancelled while it waits: each call that was
+    not cancelled gets its own reply, and all went over one connection."""
+    blocking = connect(redis_url)
+    key = "pipelined:{" + uuid.uuid4().hex + "}:hash"
+    blocking.hset(key, mapping={f"f{i}": f"v{i}" for i in range(2000)})
+
+    async def scenario() -> tuple[dict[int, Any], set[int], set[Any]]:
+        client = _pipelined(redis_url)
+        try:
+            tasks = {i: asyncio.ensure_future(client.hget(key, f"f{i}")) for i in range(2000)}
+            await asyncio.sleep(0)  # every call queued, none answered
+            cancelled = {i for i in tasks if i % 7 == 0}
+            for i in cancelled:
+                tasks[i].cancel()
+            done = await asyncio.gather(*tasks.values(), return_exceptions=True)
+            ids = await asyncio.gather(*(client.execute_command("CLIENT", "ID") for _ in range(50)))
+            return dict(zip(tasks, done, strict=True)), cancelled, set(ids)
+        finally:
+            await client.aclose()
+
+    try:
+        answered, cancelled, connections = asyncio.run(scenario())
+    finally:
+        blocking.delete(key)
+        blocking.close()
+    assert len(cancelled) == 286
+    for i, reply in answered.items():
+        if i in cancelled:
+            assert isinstance(reply, asyncio.CancelledError)
+        else:
+            assert reply == f"v{i}".encode(), (i, reply)
+    assert len(connections) == 1
+
+
+def test_a_stalled_or_lost_server_fails_every_waiting_call_and_the_next_reconnects(
+    tmp_path: Path,
+) -> None:
+    """Calls waiting on a stalled server all fail within the socket timeout; calls waiting
+    on a server that dies all fail at once; a connection the server closed between calls
+    is opened anew by the next call; each recovery answers."""
+    server = OwnedRedis(tmp_path)
+    server.start()
+    timeouts = Timeouts(connect=0.5, socket=0.5)
+
+    async def waiting(client: PipelinedClient, n: int) -> list[BaseException | Any]:
+        calls = (client.hget("h", f"f{i}") for i in range(n))
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    async def scenario() -> None:
+        client = _pipelined(server.url, timeouts)
+        blocking = redis.Redis(unix_socket_path=str(server.socket))
+        try:
+            blocking.hset("h", "f1", "one")
+            assert (await waiting(client, 3))[1] == b"one"
+            server.signal(signal.SIGSTOP)  # stalled: every waiting call times out
+            started = time.monotonic()
+            failed = await waiting(client, 20)
+            assert 0.4 < time.monotonic() - started < 1.0
+            assert all(isinstance(f, StoreUnavailable) for f in failed), failed
+            server.signal(signal.SIGCONT)
+            assert (await waiting(client, 3))[1] == b"one"  # a new connection
+            # The server closes the connection between calls (a restart, an idle
+            # timeout): once the loop has read its end, the next call reconnects.
+            own_id = await client.execute_command("CLIENT", "ID")
+            assert blocking.client_kill_filter(_id=own_id) == 1
+            await asyncio.sleep(0.1)
+            assert await client.hget("h", "f1") == b"one"
+            assert await client.execute_command("CLIENT", "ID") != own_id
+            # Dies with calls waiting: each fails at once, not at its timeout.
+            server.signal(signal.SIGSTOP)
+            pending = asyncio.ensure_future(waiting(client, 20))
+            await asyncio.sleep(0.05)
+            started = time.monotonic()
+            server.kill()
+            lost = await pending
+            assert time.monotonic() - started < 0.4
+            assert all(isinstance(f, StoreUnavailable) for f in lost), lost
+            server.start()
+            assert await client.hget("h", "f1") == b"one"  # AOF kept it; reconnected
+        finally:
+            await client.aclose()
+            blocking.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        server.stop()
+
+
+def test_it_signs_in_and_selects_the_url_database(tmp_path: Path) -> None:
+    """A password and a database in the URL: the connection signs in and selects it
+    before any command; a wrong password is StoreUnavailable, as with redis-py."""
+    server = OwnedRedis(tmp_path)
+    server.start()
+    blocking = redis.Redis(unix_socket_path=str(server.socket))
+    try:
+        blocking.config_set("requirepass", "s3cret")
+        blocking = redis.Redis(unix_socket_path=str(server.socket), password="s3cret", db=3)
+        blocking.hset("h", "f", "in db 3")
+        right = f"{server.url}?db=3&password=s3cret"
+        wrong = f"{server.url}?db=3&password=guess"
+
+        async def scenario() -> tuple[Any, Any]:
+            client, other = _pipelined(right), _pipelined(f"{server.url}?password=s3cret")
+            try:
+                found = await client.hget("h", "f"), await other.hget("h", "f")
+            finally:
+                await client.aclose()
+                await other.aclose()
+            refused = _pipelined(wrong)
+            with pytest.raises(StoreUnavailable):
+                await refused.hget("h", "f")
+            await refused.aclose()
+            return found
+
+        assert asyncio.run(scenario()) == (b"in db 3", None)
+    finally:
+        blocking.close()
+        server.stop()
+
+
+def test_the_store_sends_a_forgotten_script_again(redis_url: str, tenant: str) -> None:
+    """An append after the server forgot the store's scripts (a restart, SCRIPT FLUSH):
+    NOSCRIPT is redis-py's NoScriptError, and the store sends the script itself."""
+    blocking = connect(redis_url)
+    store = RedisEventStore(blocking, tenant)
+
+    async def scenario() -> int:
+        client = _pipelined(redis_url)
+        aio = AsyncEventStore(store, client)
+        try:
+            await aio.append("s", [NewEvent("e1", "T", {"n": 1})])
+            blocking.script_flush()
+            done = await aio.append("s", [NewEvent("e2", "T", {"n": 2})], expected_version=1)
+            return done.last_version
+        finally:
+            await client.aclose()
+
+    try:
+        assert asyncio.run(scenario()) == 2
+        assert [e.id for e in store.read("s")] == ["e1", "e2"]
+    finally:
+        for key in blocking.scan_iter(match=store.keys.pattern, count=1000):
+            blocking.delete(key)
+        blocking.close()
