@@ -83,10 +83,14 @@ class _Wire(asyncio.Protocol):
         self.loop = asyncio.get_running_loop()
         self.timeout = timeout
         self.reader = hiredis.Reader(protocolError=InvalidResponse, replyError=_error)
-        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
-        self.out: list[bytes] = []
+        self.waiting: deque[asyncio.Future[Any]] = deque()  # written or in `out`, in order
+        self.out: list[bytes] = []  # the commands queued this turn, not yet written
         self.transport: asyncio.Transport | None = None
         self.lost: BaseException | None = None
+        # Since when written commands have waited with no byte from Redis (None: none
+        # waits). Past `timeout`, the server is stalled (as redis-py's socket timeout: a
+        # read that waits that long), checked by `timer`.
+        self.quiet_since: float | None = None
         self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -105,23 +109,25 @@ class _Wire(asyncio.Protocol):
         if not self.out:
             self.loop.call_soon(self._flush)
         self.out.append(packed)
-        deadline = self.loop.time() + self.timeout
-        self.waiting.append((future, deadline))
-        if self.timer is None:
-            self.timer = self.loop.call_at(deadline, self._check)
+        self.waiting.append(future)
         return future
 
     def _flush(self) -> None:
         out, self.out = self.out, []
-        if self.transport is not None and self.lost is None:
-            self.transport.write(b"".join(out))
+        if self.transport is None or self.lost is not None:
+            return
+        self.transport.write(b"".join(out))
+        if self.quiet_since is None:  # nothing was in flight: the clock starts now
+            self.quiet_since = self.loop.time()
+        if self.timer is None:
+            self.timer = self.loop.call_at(self.quiet_since + self.timeout, self._check)
 
     def data_received(self, data: bytes) -> None:
         reader, waiting = self.reader, self.waiting
         reader.feed(data)
         try:
             while (reply := reader.gets()) is not False:
-                future, _ = waiting.popleft()
+                future = waiting.popleft()
                 if future.done():  # cancelled while it waited
                     continue
                 if isinstance(reply, RedisError):  # an error reply (as redis-py raises it)
@@ -130,17 +136,22 @@ class _Wire(asyncio.Protocol):
                     future.set_result(reply)
         except (InvalidResponse, IndexError) as exc:  # garbled, or a reply nobody asked for
             self._drop(ConnectionError(f"a malformed reply from Redis: {exc}"))
+            return
+        in_flight = len(waiting) > len(self.out)
+        self.quiet_since = self.loop.time() if in_flight else None
 
     def _check(self) -> None:
-        """The oldest call's deadline: past it with no reply, the server is stalled."""
+        """Written commands have waited `timeout` with no byte from Redis: it is stalled.
+        (A loop held up meanwhile reads what came before its due timers run: asyncio's
+        loop and uvloop's both poll the sockets first, tested.)"""
         self.timer = None
-        if not self.waiting:
+        if self.quiet_since is None:
             return
-        deadline = self.waiting[0][1]
-        if deadline <= self.loop.time():
-            self._drop(TimeoutError("Timeout reading from Redis"))
+        due = self.quiet_since + self.timeout
+        if due > self.loop.time():
+            self.timer = self.loop.call_at(due, self._check)
         else:
-            self.timer = self.loop.call_at(deadline, self._check)
+            self._drop(TimeoutError("Timeout reading from Redis"))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._drop(ConnectionError(f"Connection to Redis lost: {exc or 'closed'}"))
@@ -157,7 +168,7 @@ class _Wire(asyncio.Protocol):
             self.timer = None
         first = True
         while self.waiting:
-            future, _ = self.waiting.popleft()
+            future = self.waiting.popleft()
             if not future.done():
                 future.set_exception(error if first else ConnectionError(str(error)))
             first = False
@@ -182,6 +193,7 @@ class PipelinedClient:
         self.outage = outage
         self.wire: _Wire | None = None
         self._connecting: asyncio.Future[_Wire] | None = None
+        self.closed = False
         address = f"{options.get('host', 'localhost')}:{options.get('port', 6379)}"
         self.where = options.get("path") or address
 
@@ -190,6 +202,8 @@ class PipelinedClient:
         try:
             wire = self.wire
             if wire is None or wire.lost is not None:
+                if self.closed:
+                    raise ConnectionError("the client is closed")
                 wire = await self._connected()
             reply = await wire.send(args)
         except UNREACHABLE as exc:
@@ -199,15 +213,26 @@ class PipelinedClient:
 
     async def _connected(self) -> _Wire:
         """The connection, opened by the first call that finds none (the others wait)."""
-        if self._connecting is None:
-            self._connecting = asyncio.ensure_future(self._connect())
-            self._connecting.add_done_callback(self._connected_or_not)
-        return await asyncio.shield(self._connecting)
+        connecting = self._connecting
+        if connecting is None:
+            connecting = self._connecting = asyncio.ensure_future(self._connect())
+            connecting.add_done_callback(self._connected_or_not)
+        try:
+            return await asyncio.shield(connecting)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if connecting.cancelled() and not (task is not None and task.cancelling()):
+                raise ConnectionError("the client is closed") from None  # by `aclose`
+            raise
 
     def _connected_or_not(self, connecting: asyncio.Future[_Wire]) -> None:
         self._connecting = None
         if not connecting.cancelled() and connecting.exception() is None:
-            self.wire = connecting.result()
+            wire = connecting.result()
+            if self.closed:  # closed while it connected: nothing stays open
+                wire.close()
+            else:
+                self.wire = wire
 
     async def _connect(self) -> _Wire:
         loop, options = asyncio.get_running_loop(), self.options
@@ -235,7 +260,11 @@ class PipelinedClient:
         return wire
 
     async def aclose(self) -> None:
-        """Close the connection; calls still waiting fail."""
+        """Close the connection (and one being opened); calls still waiting fail, and so
+        does any call after this."""
+        self.closed = True
+        if self._connecting is not None:
+            self._connecting.cancel()
         if self.wire is not None:
             self.wire.close()
             self.wire = None

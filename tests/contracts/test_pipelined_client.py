@@ -11,12 +11,13 @@ import asyncio
 import signal
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 import redis
+import uvloop
 from redis.exceptions import NoScriptError, ResponseError
 
 from services.store import RedisEventStore
@@ -128,38 +129,106 @@ def test_it_answers_what_redis_py_answers(redis_url: str) -> None:
 
 
 def test_replies_reach_their_callers_on_one_connection(redis_url: str) -> None:
-    """2,000 calls at once, every seventh cancelled while it waits: each call that was
-    not cancelled gets its own reply, and all went over one connection."""
+    """2,000 calls at once before any connection: one connection is opened for all.
+    Then 2,000 more on it, every seventh cancelled once written and before its reply:
+    each call that was not cancelled gets its own reply."""
     blocking = connect(redis_url)
     key = "pipelined:{" + uuid.uuid4().hex + "}:hash"
     blocking.hset(key, mapping={f"f{i}": f"v{i}" for i in range(2000)})
+    connects: list[None] = []
 
-    async def scenario() -> tuple[dict[int, Any], set[int], set[Any]]:
+    async def scenario() -> tuple[list[Any], dict[int, Any], set[int]]:
         client = _pipelined(redis_url)
+        connect_once = client._connect
+
+        async def counted() -> Any:
+            connects.append(None)
+            return await connect_once()
+
+        client._connect = counted  # type: ignore[method-assign]
         try:
+            first = await asyncio.gather(*(client.hget(key, f"f{i}") for i in range(2000)))
             tasks = {i: asyncio.ensure_future(client.hget(key, f"f{i}")) for i in range(2000)}
-            await asyncio.sleep(0)  # every call queued, none answered
+            await asyncio.sleep(0)  # every call queued
+            await asyncio.sleep(0)  # and written, none answered yet
+            assert client.wire is not None and not client.wire.out
+            assert len(client.wire.waiting) == 2000
             cancelled = {i for i in tasks if i % 7 == 0}
             for i in cancelled:
                 tasks[i].cancel()
             done = await asyncio.gather(*tasks.values(), return_exceptions=True)
-            ids = await asyncio.gather(*(client.execute_command("CLIENT", "ID") for _ in range(50)))
-            return dict(zip(tasks, done, strict=True)), cancelled, set(ids)
+            return first, dict(zip(tasks, done, strict=True)), cancelled
         finally:
             await client.aclose()
 
     try:
-        answered, cancelled, connections = asyncio.run(scenario())
+        first, answered, cancelled = asyncio.run(scenario())
     finally:
         blocking.delete(key)
         blocking.close()
+    assert len(connects) == 1
+    assert first == [f"v{i}".encode() for i in range(2000)]
     assert len(cancelled) == 286
     for i, reply in answered.items():
         if i in cancelled:
             assert isinstance(reply, asyncio.CancelledError)
         else:
             assert reply == f"v{i}".encode(), (i, reply)
-    assert len(connections) == 1
+
+
+@pytest.mark.parametrize("run", [asyncio.run, uvloop.run], ids=["asyncio", "uvloop"])
+def test_a_held_up_loop_is_not_a_stalled_server(
+    redis_url: str, run: Callable[[Coroutine[Any, Any, Any]], Any]
+) -> None:
+    """The process pauses longer than the socket timeout (a long GC, a blocking call),
+    with commands queued but not written, or written and answered meanwhile: the calls
+    get their replies. Only a server silent for the timeout is stalled (as redis-py's
+    socket timeout), on asyncio's loop and on uvloop's (the API's)."""
+    blocking = connect(redis_url)
+    key = "pipelined:{" + uuid.uuid4().hex + "}:hash"
+    blocking.hset(key, "f", "v")
+
+    async def scenario() -> list[Any]:
+        client = _pipelined(redis_url, Timeouts(connect=0.5, socket=0.3))
+        try:
+            await client.hget(key, "f")  # connected
+            answers = []
+            for written in (False, True):
+                calls = [asyncio.ensure_future(client.hget(key, "f")) for _ in range(5)]
+                await asyncio.sleep(0)  # queued
+                if written:
+                    await asyncio.sleep(0)  # and written
+                time.sleep(0.5)  # the whole loop held up
+                answers += await asyncio.gather(*calls, return_exceptions=True)
+            return answers
+        finally:
+            await client.aclose()
+
+    try:
+        assert run(scenario()) == [b"v"] * 10
+    finally:
+        blocking.delete(key)
+        blocking.close()
+
+
+def test_a_closed_client_opens_nothing(redis_url: str) -> None:
+    """Closed while its first connection is being opened: the call waiting on it fails,
+    no connection stays open, and a call after the close fails too."""
+
+    async def scenario() -> None:
+        client = _pipelined(redis_url)
+        call = asyncio.ensure_future(client.xlen("pipelined:none"))
+        await asyncio.sleep(0)  # the connection is being opened
+        assert client._connecting is not None
+        await client.aclose()
+        with pytest.raises(StoreUnavailable):
+            await call
+        await asyncio.sleep(0.05)
+        assert client.wire is None and client._connecting is None
+        with pytest.raises(StoreUnavailable):
+            await client.xlen("pipelined:none")
+
+    asyncio.run(scenario())
 
 
 def test_a_stalled_or_lost_server_fails_every_waiting_call_and_the_next_reconnects(
