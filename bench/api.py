@@ -35,6 +35,11 @@ What this one measures:
   the event loop), ``SESSIONS`` players each reading their own table in a closed loop,
   against the flip's CPU in the same run (ratio = flip / look: a read should cost less
   than the write).
+* ``http_floor_server_cpu`` (informative): the API's CPU per ``GET /healthz``, a request
+  that does no work but passes the same middleware and HTTP parsing, in the same closed
+  loop; its ratio is the REST flip's CPU in those units. The flip's budget is absolute
+  (0.4 ms), and what a request costs differs several times between machines: this line
+  says how much of a flip is the machine's floor.
 * ``graphql_flip_p99_closed_loop_50_in_flight_2_api_processes`` and the ``rest_`` one:
   the closed loop again on a second server with ``WEB_CONCURRENCY=2`` (issue 18: "closed
   loop, 50 sessions, 2 API processes: flip p99 ≤ 25 ms", target 1); their CPU is both
@@ -431,6 +436,26 @@ async def _looks(server: Server, graphql: bool, total: int) -> tuple[float, floa
         await asyncio.gather(*(c.aclose() for c in clients))
 
 
+async def _floor(server: Server, total: int) -> float:
+    """The API's CPU (ms) per `GET /healthz` (a request that does no work, through the
+    same middleware), SESSIONS connections each sending its next as the last answered."""
+    clients = _clients(server.url, SESSIONS)
+    try:
+
+        async def probe(client: Conn) -> None:
+            for _ in range(total // SESSIONS):
+                status, _ = await client.request("GET", "/healthz")
+                if status != 200:
+                    raise RuntimeError(f"/healthz answered {status}")
+
+        await probe(clients[0])  # connected, warm
+        cpu = server.cpu.seconds()
+        await asyncio.gather(*(probe(c) for c in clients))
+        return (server.cpu.seconds() - cpu) * 1000 / (total // SESSIONS * SESSIONS)
+    finally:
+        await asyncio.gather(*(c.aclose() for c in clients))
+
+
 async def bench_flips(api: Server, processes: int = 1) -> None:
     """Flip p99 with SESSIONS sessions at a table's pace (target) and flat out, both APIs;
     with 2 API processes, the closed loop only (the issue's target: p99 ≤ 25 ms)."""
@@ -507,6 +532,21 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
             }
             print(json.dumps(cpu), flush=True)
             flip_cpu[transport] = done.flip_cpu_ms
+    if flip_cpu:  # what any request costs this machine: the flip's CPU in its units
+        floor = await _floor(api, CLOSED_FLIPS)
+        rest = flip_cpu["rest"]
+        line = {
+            "bench": "api",
+            "case": "http_floor_server_cpu",
+            "unit": "ms",
+            "value": round(floor, 3),
+            "baseline": "the REST flip's API CPU in this run (ratio: a flip costs this many "
+            "requests that do nothing, GET /healthz through the same middleware)",
+            "baseline_value": round(rest, 3),
+            "ratio": round(rest / floor, 2),
+            "target": None,
+        }
+        print(json.dumps(line), flush=True)
     for transport, cost in flip_cpu.items():  # a read next to the write just measured
         look_ms, p99 = await _looks(api, graphql=transport == "graphql", total=CLOSED_FLIPS)
         look = {
