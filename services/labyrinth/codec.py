@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from services.jsoncodec import JsonCodec
+from services.labyrinth import interned
 from services.labyrinth.decide import decide, decided
 from services.labyrinth.events import EVENTS, Event
 from services.labyrinth.evolve import evolve
@@ -29,8 +31,17 @@ def encode_state(state: MazeState) -> dict[str, Any]:
 
 
 def decode_state(data: dict[str, Any]) -> MazeState:
-    """A state from its JSON form."""
-    return _CODEC.decode_state(data)
+    """A state from its JSON form, holding the process's copy of its definition and card
+    table (services/labyrinth/interned.py)."""
+    state = _CODEC.decode_state(data)
+    if state.definition is None:
+        return state
+    cards = tuple(state.cards.values())
+    return replace(
+        state,
+        definition=interned.definition(state.definition),
+        cards=interned.card_table(cards),
+    )
 
 
 class LabyrinthAggregate:

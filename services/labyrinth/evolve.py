@@ -7,6 +7,7 @@ from dataclasses import fields
 from typing import Any, assert_never
 
 from services.labyrinth import events as ev
+from services.labyrinth import interned
 from services.labyrinth.state import MazeState, PendingChoice, PendingTrap
 
 _FIELDS = frozenset(f.name for f in fields(MazeState))
@@ -95,9 +96,9 @@ def evolve(state: MazeState, event: ev.Event) -> MazeState:
         case ev.MazeStarted():
             return MazeState(
                 phase="initiative",
-                definition=event.definition,
+                definition=interned.definition(event.definition),
                 party=event.party,
-                cards={c.id: c for c in event.cards},
+                cards=interned.card_table(event.cards),
                 deck=event.deck,
                 pool=event.pool,
             )

@@ -116,3 +116,17 @@ def test_a_value_whose_unchanging_parts_are_new_is_measured_at_once() -> None:
     Counted.walks = 0
     cache.remember("s", Game(dealt.rules, ("a", "b")), version=2)  # the same rules
     assert Counted.walks == 0 and cache.bytes == approximate_size(dealt)
+
+
+def test_unchanging_parts_another_stream_holds_are_measured_once() -> None:
+    """Two sessions of one preset hold the process's one copy of its rules (the labyrinth
+    interns them): the second stream's first walk skips them, and counts them."""
+    cache: StateCache[Game] = StateCache(max_entries=10, shared=lambda g: (g.rules,))
+    rules = Counted(tuple(f"rule {i}" for i in range(2_000)))
+    cache.remember("s1", Game(rules, ("a",)), version=1)
+    one = cache.bytes
+    Counted.walks = 0
+    cache.remember("s2", Game(rules, ("b",)), version=1)
+    assert Counted.walks == 0 and cache.bytes == 2 * one
+    cache.remember("s3", Game(Counted(("other",)), ("c",)), version=1)  # other rules
+    assert Counted.walks == 1
