@@ -63,5 +63,6 @@ class LabyrinthAggregate:
 
     @staticmethod
     def shared_parts(state: MazeState) -> tuple[object, ...]:
-        """What no event after MazeStarted replaces (the state cache measures it once)."""
-        return state.definition, state.cards
+        """What no event after MazeStarted replaces (the state cache measures it once);
+        nothing before it."""
+        return () if state.definition is None else (state.definition, state.cards)

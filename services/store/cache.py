@@ -35,7 +35,8 @@ V = TypeVar("V")
 DEFAULT_MAX_BYTES = 256 * 2**20
 _WALK_LIMIT = 200_000  # objects: past this the estimate stops growing (still bounded)
 REMEASURE_EVERY = 32  # versions a stream may move on before its size is estimated again
-MEASURED_PARTS = 256  # unchanging parts whose size is remembered across streams
+MEASURED_PARTS = 64  # unchanging parts whose size is remembered across streams
+LARGEST_MEASURED = 256 * 1024  # bytes: larger parts are not kept alive for it
 
 
 def approximate_size(value: object, skip: tuple[object, ...] = ()) -> int:
@@ -177,7 +178,8 @@ class StateCache(Generic[V]):
         if found is not None and _same(shared, found[0]):
             return found[1]
         size = approximate_size(shared) - sys.getsizeof(shared)
-        if shared:  # kept alive with their size, so that no other object takes their ids
+        if shared and size <= LARGEST_MEASURED:  # kept alive with their size (so that no
+            # other object takes their ids): 16 MB at most, outside the byte bound
             self._measured[key] = (shared, size)
             if len(self._measured) > MEASURED_PARTS:
                 del self._measured[next(iter(self._measured))]

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
+from services.store import cache as cache_module
 from services.store.cache import REMEASURE_EVERY, StateCache, approximate_size
 
 
@@ -130,3 +133,17 @@ def test_unchanging_parts_another_stream_holds_are_measured_once() -> None:
     assert Counted.walks == 0 and cache.bytes == 2 * one
     cache.remember("s3", Game(Counted(("other",)), ("c",)), version=1)  # other rules
     assert Counted.walks == 1
+
+
+def test_large_unchanging_parts_are_not_kept_alive_for_their_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the cache remembers across streams lives outside its byte bound: only parts
+    up to LARGEST_MEASURED are kept (with their size); larger ones are walked each time."""
+    monkeypatch.setattr(cache_module, "LARGEST_MEASURED", 1_000)
+    cache: StateCache[Game] = StateCache(max_entries=10, shared=lambda g: (g.rules,))
+    rules = Counted(tuple(f"rule {i}" for i in range(2_000)))
+    cache.remember("s1", Game(rules, ("a",)), version=1)
+    Counted.walks = 0
+    cache.remember("s2", Game(rules, ("b",)), version=1)
+    assert Counted.walks == 1 and not cache._measured
