@@ -1,26 +1,28 @@
-"""The API's asyncio client of one Redis: one connection per event loop, commands pipelined.
+"""The API's asyncio client of one Redis: one connection per process, commands pipelined.
 
 redis-py's asyncio client takes a pooled connection for each command, writes it and
 awaits the reply on that connection: with 50 requests in flight that is 50 connections,
-and each command pays its own writes, reads and wake-ups, about 120-130 µs of the API's
-CPU here. Redis answers a connection's commands in the order they came, so one
-connection can carry every command of the loop:
+and each command pays its own writes, reads and wake-ups: 125-171 µs of the API's CPU
+an append on the bench machine. Redis answers a connection's commands in the order they
+came, so one connection can carry every command of the loop:
 
 * a call packs its command (hiredis, in C), queues it and a future, and awaits the
   future; the commands queued in one turn of the loop go out in one write;
 * the replies, parsed by hiredis as bytes arrive, resolve the waiting futures oldest
   first; the replies that arrive in one read wake their callers in one turn.
 
-About 8-16 µs of CPU a command (`bench/store.py`, `*_asyncio_*` lines). The replies are
+15-25 µs an append here (`bench/store.py`, the `asyncio_append_*` lines). The replies are
 what redis-py's client answers (bytes, `xrange`'s `(id, fields)` pairs, `hgetall`'s
 dict), and so are the failures, so that `AsyncEventStore` and its callers cannot tell
 the two apart:
 
 * an error reply is redis-py's exception for it (`NoScriptError`, `ResponseError`, ...);
 * no connection within the connect timeout is `ConnectionError` or `TimeoutError`;
-* a reply that has not come within the socket timeout of its command is `TimeoutError`:
-  the connection is dropped, for the replies after it could no longer be matched to
-  their calls, and every call still waiting on it fails with `ConnectionError`;
+* written commands that have waited the socket timeout with no byte from Redis (as
+  redis-py's socket timeout: a read that waits that long; a process held up meanwhile
+  is not a stalled server) are `TimeoutError`: the connection is dropped, for the
+  replies after them could no longer be matched to their calls, and every other call
+  waiting on it fails with `ConnectionError`;
 * a lost connection fails every call waiting on it; the next call connects anew. A
   connection the server closed between calls (a restart, an idle timeout) is known lost
   once the loop reads its end, at once on an idle loop; redis-py's client instead checks
