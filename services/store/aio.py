@@ -18,6 +18,7 @@ An asyncio client belongs to the event loop it first connects in: open one per l
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -26,7 +27,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.connection import HiredisRespSerializer
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, RedisClusterException
 
 from services.store.client import (
     UNREACHABLE,
@@ -66,20 +67,44 @@ class AsyncStoreClient(redis.asyncio.Redis):
         return result
 
 
+# Connections to each node of a cluster, and commands in flight on an asyncio cluster
+# client: past it, a command waits for one to finish (AsyncStoreCluster).
+CLUSTER_IN_FLIGHT = 100
+
+
 class AsyncStoreCluster(RedisCluster):
     """An asyncio redis-py cluster client that fails as `AsyncStoreClient` does.
 
-    Redirections (MOVED, ASK) are followed; a connection error is not retried.
+    Redirections (MOVED, ASK) are followed; a connection error is not retried. Two things
+    redis-py's client does not do under concurrent use (redis-py 8.1) are done here:
+    - Commands sent at once before it has read the cluster's layout failed: 6 of 10 with
+      "Connection closed by server". Now the first command reads the layout and the
+      others wait for it (`initialize`, one at a time).
+    - Past `max_connections` connections to a node it raises MaxConnectionsError at once
+      rather than wait for one: 100 of 400 commands sent at once failed. Now at most
+      CLUSTER_IN_FLIGHT commands are in flight (each holds one connection to one node)
+      and the rest wait their turn.
+    Both were StoreUnavailable (503) to the API's callers; the tests are in
+    tests/contracts/test_async_cluster_client.py.
     """
 
     outage: Outage
+    _turns: asyncio.Semaphore | None = None
 
     async def execute_command(self, *args: Any, **options: Any) -> Any:
         """Run a command; an unreachable or stalled node is `StoreUnavailable`."""
-        try:
-            result = await super().execute_command(*args, **options)
-        except UNREACHABLE_CLUSTER as exc:
-            raise unavailable(self.outage, exc) from exc
+        turns = self._turns
+        if turns is None:
+            turns = self._turns = asyncio.Semaphore(CLUSTER_IN_FLIGHT)
+        async with turns:
+            try:
+                await self.initialize()  # nothing once done
+            except (*UNREACHABLE_CLUSTER, RedisClusterException) as exc:
+                raise unavailable(self.outage, exc) from exc  # no startup node answered
+            try:
+                result = await super().execute_command(*args, **options)
+            except UNREACHABLE_CLUSTER as exc:
+                raise unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return result
 
@@ -114,6 +139,7 @@ def async_event_store_client(
             socket_connect_timeout=timeouts.connect,
             socket_timeout=timeouts.socket,
             retry=Retry(NoBackoff(), 0),
+            max_connections=CLUSTER_IN_FLIGHT,
         )
     else:
         client = cast(

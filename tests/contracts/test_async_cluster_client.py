@@ -1,0 +1,108 @@
+"""The API's asyncio client of a Redis Cluster under many commands at once
+(services/store/aio.py, `AsyncStoreCluster`), on a real three-master cluster.
+
+redis-py's asyncio cluster client failed two ways under concurrent use, and each failure
+reached the API's callers as `store_unavailable` (503), or turned the rate limit off for
+a second (it fails open):
+- commands sent at once before the client had read the cluster's layout: six of ten
+  failed with "Connection closed by server";
+- more commands at once than its connections per node (100): it raised
+  MaxConnectionsError at once for the rest (100 of 400).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import uuid
+
+import pytest
+
+from services.store import RedisEventStore
+from services.store.aio import (
+    CLUSTER_IN_FLIGHT,
+    AsyncEventStore,
+    AsyncStoreCluster,
+    async_event_store_client,
+)
+from services.store.client import Outage, Timeouts, connect
+from services.store.errors import StoreUnavailable
+from services.store.model import NewEvent
+from tests.owned_cluster import OwnedCluster
+
+
+def _events(n: int) -> list[NewEvent]:
+    return [NewEvent(uuid.uuid4().hex, "Noted", {"i": i}) for i in range(n)]
+
+
+def _stores(url: str) -> tuple[RedisEventStore, AsyncEventStore, AsyncStoreCluster]:
+    tenant = "t" + uuid.uuid4().hex[:12]
+    blocking = RedisEventStore(connect(url), tenant=tenant)
+    client = async_event_store_client(url)
+    assert isinstance(client, AsyncStoreCluster)
+    return blocking, AsyncEventStore(blocking, client), client
+
+
+def test_commands_sent_at_once_on_a_fresh_client_all_answer(cluster: OwnedCluster) -> None:
+    blocking, store, client = _stores(cluster.url)
+    streams = [f"s{i}" for i in range(40)]  # spread over the three masters' slots
+
+    async def run() -> list[int]:
+        try:  # the client's first commands: none has read the layout yet
+            await asyncio.gather(*(store.append(s, _events(2)) for s in streams))
+            return list(await asyncio.gather(*(store.version(s) for s in streams)))
+        finally:
+            await client.aclose()
+
+    assert asyncio.run(run()) == [2] * len(streams)
+    assert [blocking.version(s) for s in streams] == [2] * len(streams)
+
+
+def test_more_commands_at_once_than_connections_wait_their_turn(cluster: OwnedCluster) -> None:
+    blocking, store, client = _stores(cluster.url)
+    many = 4 * CLUSTER_IN_FLIGHT
+    streams = [f"m{i}" for i in range(many)]
+    high_water: dict[str, int] = {}
+
+    async def run() -> None:
+        try:
+            await store.version("warm")  # the layout is read: only the bound is tested
+            pending = [asyncio.ensure_future(store.append(s, _events(1))) for s in streams]
+            while not all(p.done() for p in pending):  # the connections, while in flight
+                for node in client.get_nodes():
+                    open_now = len(node._connections)
+                    high_water[node.name] = max(high_water.get(node.name, 0), open_now)
+                await asyncio.sleep(0)
+            await asyncio.gather(*pending)
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())  # none raised StoreUnavailable
+    assert [blocking.version(s) for s in streams] == [1] * many
+    # The connections to every node stayed within the bound, and the bound was reached:
+    # the commands did overlap, more of them than connections.
+    assert max(high_water.values()) <= CLUSTER_IN_FLIGHT
+    assert sum(high_water.values()) >= CLUSTER_IN_FLIGHT
+
+
+def _closed_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def test_a_cluster_no_node_of_which_answers_is_unavailable() -> None:
+    url = f"redis+cluster://127.0.0.1:{_closed_port()}"
+    outage = Outage("a test cluster")
+    client = async_event_store_client(url, Timeouts(connect=0.5, socket=0.5), outage)
+
+    async def run() -> None:
+        try:
+            await client.xlen("anything")
+        finally:
+            await client.aclose()
+
+    with pytest.raises(StoreUnavailable):
+        asyncio.run(run())
+    assert outage.down_since is not None  # logged once, as the store's outages are
