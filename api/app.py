@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     tracing = api_tracing(settings.otel, settings.otel_endpoint)  # None: tracing off
     keyring = load_keyring(settings)
     origins = browser_origins(settings, keyring)
-    buckets = _buckets(settings)
+    buckets = _buckets(settings, traced=tracing is not None)
     graphql = DaedalusGraphQL(settings, allowed_origins=origins)
     _check_table_key(settings, keyring)
     if keyring.required and not len(keyring):
@@ -151,11 +151,12 @@ def browser_origins(settings: Settings, keyring: KeyRing) -> list[str]:
     return list(dict.fromkeys([*settings.cors_origins, *keyring.origins]))
 
 
-def _buckets(settings: Settings) -> TokenBuckets | None:
+def _buckets(settings: Settings, traced: bool) -> TokenBuckets | None:
     if settings.rate_limit is None:
         return None
     rate, burst = settings.rate_limit
-    return TokenBuckets(rate, burst)
+    # Traced, its Redis calls keep redis-py's client, whose spans OpenTelemetry records.
+    return TokenBuckets(rate, burst, pipelined=not traced)
 
 
 def _middleware(

@@ -8,31 +8,37 @@ on theirs; tests pass the time instead. A key lives only until its bucket would 
 again (its TTL), so idle callers cost nothing.
 
 The store is the service's own Redis (the runtime's connection), reached with an async
-client on the event loop, without a thread hop; on a Redis Cluster (`redis+cluster://`)
-an async cluster client (each bucket is one key, so the script runs on its slot's
-master). When Redis cannot be reached the limiter fails open: the request is served
-without RateLimit headers and a warning is logged (at most once per `WARN_EVERY`
-seconds), and Redis is not tried again for `BACKOFF` seconds.
+client on the event loop, without a thread hop. On one Redis (TCP or a Unix socket) that
+client is the store's pipelined one (services/store/pipelined.py): one connection per
+process, the takes of a turn of the loop written at once (`async_event_store_client`,
+with the limiter's own short timeouts). redis-py's asyncio client took a pooled
+connection per take: with the limit on (production's default), a REST flip cost
+0.11-0.28 ms more API CPU than without it, a third to a half again; now 0-0.10
+(`bench/api.py` prints `rest_flip_server_cpu_rate_limited`). On a Redis Cluster
+(`redis+cluster://`), with TLS or other URL options, and in a traced API (OpenTelemetry's
+Redis spans are redis-py's), redis-py's asyncio clients, as the store's: a cluster client
+runs the script on its bucket's slot's master (each bucket is one key).
+
+When Redis cannot be reached the limiter fails open: the request is served without
+RateLimit headers and a warning is logged (at most once per `WARN_EVERY` seconds), and
+Redis is not tried again for `BACKOFF` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import math
 import time
 from dataclasses import dataclass
 from typing import Any
 
-import redis.asyncio as aioredis
-from redis.asyncio.cluster import ClusterNode
-from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
-from services.store.client import cluster_nodes, is_cluster_url
+from services.store.aio import AsyncRedis, async_event_store_client
+from services.store.client import Outage, Timeouts
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +72,18 @@ redis.call('SET', KEYS[1], string.format('%d', next_tat),
   'PX', math.max(1, math.ceil((next_tat - now) / 1000)))
 return {1, math.floor((now - allow_at) / interval), next_tat - now, 0}
 """
+_GCRA_SHA = hashlib.sha1(GCRA.encode()).hexdigest()
+
+
+class _Unlogged(Outage):
+    """The pipelined client's outage log, left to the limiter (`_fail_open`): an
+    unreachable Redis fails it open, it is not the store's `store_unavailable`."""
+
+    def failed(self, error: BaseException) -> None:
+        """Nothing: the limiter warns on its own, at most once per WARN_EVERY."""
+
+    def succeeded(self) -> None:
+        """Nothing, as `failed`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,40 +125,41 @@ class TokenBuckets:
 
     `take` needs the Redis URL (the runtime's connection); the async client is made on
     first use, on the running event loop, and remade if the loop or the URL changes.
+    `pipelined`: one Redis gets the store's pipelined client (module doc); false, redis-py's
+    (a traced API).
     """
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, pipelined: bool = True) -> None:
         if rate <= 0 or burst < 1:
             raise ValueError("rate must be > 0 and burst ≥ 1")
         self.rate = rate
         self.burst = burst
+        self.pipelined = pipelined
         self.interval_us = max(1, round(_US / rate))
-        self._client: aioredis.Redis | AsyncRedisCluster | None = None
-        self._script: Any = None
+        self._client: AsyncRedis | None = None
         self._bound: tuple[str, asyncio.AbstractEventLoop] | None = None
         self._down_until = 0.0
         self._warned_at = -math.inf
 
-    def _script_for(self, url: str) -> Any:
+    def _client_for(self, url: str) -> AsyncRedis:
         loop = asyncio.get_running_loop()
-        if self._bound != (url, loop):  # a client belongs to one loop (tests run several)
-            options: dict[str, Any] = {
-                "socket_timeout": TIMEOUT,
-                "socket_connect_timeout": TIMEOUT,
-                "retry": Retry(NoBackoff(), 0),
-            }
-            if is_cluster_url(url):
-                nodes, tls = cluster_nodes(url)
-                self._client = AsyncRedisCluster(
-                    startup_nodes=[ClusterNode(n.host, n.port) for n in nodes],
-                    ssl=tls,
-                    **options,
-                )
-            else:
-                self._client = aioredis.Redis.from_url(url, **options)
-            self._script = self._client.register_script(GCRA)
+        if self._client is None or self._bound != (url, loop):
+            # A client belongs to one loop (tests run several) and one URL. The event
+            # store's kind of asyncio client, with the limiter's short timeouts; its
+            # failures are the limiter's to log (it fails open).
+            timeouts = Timeouts(connect=TIMEOUT, socket=TIMEOUT)
+            outage = _Unlogged("the rate limit's Redis")
+            self._client = async_event_store_client(url, timeouts, outage, self.pipelined)
             self._bound = (url, loop)
-        return self._script
+        return self._client
+
+    async def _run(self, url: str, key: str, args: list[Any]) -> Any:
+        """The script's reply for `key`; sent whole once when Redis has forgotten it."""
+        client = self._client_for(url)
+        try:
+            return await client.evalsha(_GCRA_SHA, 1, key, *args)
+        except NoScriptError:
+            return await client.eval(GCRA, 1, key, *args)
 
     async def take(
         self, identity: str, url: str | None, now: float | None = None, cost: int = 1
@@ -158,7 +177,7 @@ class TokenBuckets:
         stamp = "" if now is None else round(now * _US)
         args = [self.interval_us, self.burst, stamp, max(1, min(cost, self.burst))]
         try:
-            reply = await self._script_for(url)(keys=[KEY_PREFIX + identity], args=args)
+            reply = await self._run(url, KEY_PREFIX + identity, args)
         except (RedisError, OSError, TimeoutError) as exc:
             self._down_until = time.monotonic() + BACKOFF
             self._fail_open(f"Redis is unreachable ({type(exc).__name__})")

@@ -40,6 +40,11 @@ What this one measures:
   loop; its ratio is the REST flip's CPU in those units. The flip's budget is absolute
   (0.4 ms), and what a request costs differs several times between machines: this line
   says how much of a flip is the machine's floor.
+* ``rest_flip_server_cpu_rate_limited`` (informative): the REST flip's API CPU in the
+  same closed loop on a second server with the per-caller rate limit on (production's
+  default: every request takes a token from its caller's bucket in Redis,
+  api/ratelimit.py), a limit no run reaches; its baseline is the flip's CPU on the first
+  server, without it. Three runs on each, alternating, and their medians.
 * ``graphql_flip_p99_closed_loop_50_in_flight_2_api_processes`` and the ``rest_`` one:
   the closed loop again on a second server with ``WEB_CONCURRENCY=2`` (issue 18: "closed
   loop, 50 sessions, 2 API processes: flip p99 ≤ 25 ms", target 1); their CPU is both
@@ -92,6 +97,7 @@ import contextlib
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -563,6 +569,33 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
         print(json.dumps(look), flush=True)
 
 
+async def bench_rate_limited(api: Server, limited: Server, rounds: int = 3) -> None:
+    """The REST flip's API CPU on a server with the per-caller rate limit on (production's
+    default) against the same flip on `api`, without it: closed-loop runs alternating
+    between the two, `rounds` each, their medians (one run each swings by a third here)."""
+    await _flips(limited, graphql=False, total=WARMUP)
+    cpu: dict[str, list[float]] = {"unlimited": [], "limited": []}
+    for _ in range(rounds):
+        for name, server in (("unlimited", api), ("limited", limited)):
+            done = await _flips(server, graphql=False, total=CLOSED_FLIPS)
+            cpu[name].append(done.flip_cpu_ms)
+    unlimited_ms, limited_ms = (statistics.median(cpu[n]) for n in ("unlimited", "limited"))
+    line = {
+        "bench": "api",
+        "case": "rest_flip_server_cpu_rate_limited",
+        "unit": "ms",
+        "value": round(limited_ms, 3),
+        "baseline": "the REST flip's API CPU without the rate limit (ratio: unlimited / "
+        "limited; production takes a token from the caller's bucket in Redis on every "
+        f"request); medians of {rounds} alternating runs each",
+        "baseline_value": round(unlimited_ms, 3),
+        "ratio": round(unlimited_ms / limited_ms, 2),
+        "target": None,
+        "runs_ms": {n: [round(x, 3) for x in v] for n, v in cpu.items()},
+    }
+    print(json.dumps(line), flush=True)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="daedalus-bench-api-") as data:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DAEDALUS_")}
@@ -575,8 +608,19 @@ def main() -> None:
             "DAEDALUS_DATA_DIR": data,
             "DAEDALUS_WORKER": "0",
         }
-        with _server([sys.executable, "-m", "api"], api_env, api_port, "GET /readyz") as api:
+        limited = {  # a limit no run reaches: every request takes a token, none is refused
+            **api_env,
+            "DAEDALUS_DATA_DIR": str(Path(data) / "limited"),
+            "DAEDALUS_RATE_LIMIT_RPS": "1000000",
+            "DAEDALUS_RATE_LIMIT_BURST": "1000000",
+        }
+        limited["PORT"] = str(limited_port := _free_port())
+        with (
+            _server([sys.executable, "-m", "api"], api_env, api_port, "GET /readyz") as api,
+            _server([sys.executable, "-m", "api"], limited, limited_port, "GET /readyz") as lim,
+        ):
             asyncio.run(bench_flips(api))
+            asyncio.run(bench_rate_limited(api, lim))
     with tempfile.TemporaryDirectory(prefix="daedalus-bench-api-") as data:
         api_env = {**api_env, "DAEDALUS_DATA_DIR": data, "WEB_CONCURRENCY": "2"}
         api_env["PORT"] = str(api_port := _free_port())

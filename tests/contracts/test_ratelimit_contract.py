@@ -21,7 +21,8 @@ from api.clients import key_digest
 from api.keys import config_entry, new_key
 from api.ratelimit import KEY_PREFIX, Decision, TokenBuckets
 from infra.settings import Settings
-from services.store.client import connect
+from services.store.client import connect, is_cluster_url
+from services.store.pipelined import PipelinedClient
 from tests.running_app import serving
 
 # Runs on one Redis and on a three-master Redis Cluster (tests/contracts/conftest.py).
@@ -102,6 +103,77 @@ def test_processes_on_one_redis_share_a_callers_bucket(
         return out
 
     assert asyncio.run(run()) == [True] * 4 + [False] * 4
+
+
+def test_takes_in_flight_at_once_each_get_their_own_bucket_s_answer(
+    redis_url: str, cleanup: list[str]
+) -> None:
+    # 300 takes in flight over 100 callers, three each, of a cost that differs between
+    # neighbours: each caller's answers must be its own bucket's (a reply handed to
+    # another caller's take would show that caller's remaining tokens). On one Redis the
+    # takes of a turn of the loop go out in order on one connection (the pipelined
+    # client) and are answered in that order; on a cluster each take has a connection of
+    # its own, and a caller's three may reach Redis in any order.
+    callers = ["test:" + uuid.uuid4().hex for _ in range(100)]
+    cleanup.extend(callers)
+    cost = {who: 1 + i % 3 for i, who in enumerate(callers)}
+    buckets = TokenBuckets(rate=0.001, burst=9)
+
+    async def run() -> list[Decision | None]:
+        try:
+            return await asyncio.gather(
+                *(
+                    buckets.take(who, redis_url, now=10.0, cost=cost[who])
+                    for _ in range(3)
+                    for who in callers
+                )
+            )
+        finally:
+            await buckets.aclose()
+
+    answers = asyncio.run(run())
+    in_order = not is_cluster_url(redis_url)
+    for i, who in enumerate(callers):
+        mine = [answers[i + k * len(callers)] for k in range(3)]
+        left = [a.remaining for a in mine if a is not None and a.allowed]
+        expected = [9 - cost[who], 9 - 2 * cost[who], 9 - 3 * cost[who]]
+        assert (left if in_order else sorted(left, reverse=True)) == expected
+
+
+def test_one_redis_is_reached_on_the_pipelined_client_unless_traced(redis_url: str) -> None:
+    # Which client: one Redis, the store's pipelined one (a take costs a fraction of a
+    # pooled redis-py connection's CPU); a cluster, or a traced API (OpenTelemetry
+    # records redis-py's calls), redis-py's. Both kinds answer the same.
+    async def client_of(buckets: TokenBuckets) -> object:
+        try:
+            decision = await buckets.take("test:" + uuid.uuid4().hex, redis_url, now=1.0)
+            assert decision is not None and decision.allowed
+            return buckets._client
+        finally:
+            await buckets.aclose()
+
+    plain = asyncio.run(client_of(TokenBuckets(rate=1.0, burst=2)))
+    traced = asyncio.run(client_of(TokenBuckets(rate=1.0, burst=2, pipelined=False)))
+    assert isinstance(plain, PipelinedClient) == (not is_cluster_url(redis_url))
+    assert not isinstance(traced, PipelinedClient)
+
+
+def test_a_script_redis_forgot_is_sent_again(redis_url: str, who: str, cleanup: list[str]) -> None:
+    cleanup.append(who)
+    buckets = TokenBuckets(rate=0.001, burst=3)
+
+    async def run() -> list[bool]:
+        try:
+            first = await buckets.take(who, redis_url, now=5.0)
+            blocking = connect(redis_url)
+            blocking.script_flush()  # a restarted Redis, or SCRIPT FLUSH by an operator
+            blocking.close()
+            rest = [await buckets.take(who, redis_url, now=5.0) for _ in range(3)]
+        finally:
+            await buckets.aclose()
+        return [d.allowed for d in [first, *rest] if d is not None]
+
+    assert asyncio.run(run()) == [True, True, True, False]
 
 
 def test_a_bucket_expires_once_it_would_be_full_again(
