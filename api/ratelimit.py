@@ -39,6 +39,7 @@ from redis.exceptions import NoScriptError, RedisError
 
 from services.store.aio import AsyncRedis, async_event_store_client
 from services.store.client import Outage, Timeouts
+from services.store.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -141,21 +142,28 @@ class TokenBuckets:
         self._down_until = 0.0
         self._warned_at = -math.inf
 
-    def _client_for(self, url: str) -> AsyncRedis:
+    async def _client_for(self, url: str) -> AsyncRedis:
         loop = asyncio.get_running_loop()
-        if self._client is None or self._bound != (url, loop):
+        client = self._client
+        if client is None or self._bound != (url, loop):
             # A client belongs to one loop (tests run several) and one URL. The event
             # store's kind of asyncio client, with the limiter's short timeouts; its
             # failures are the limiter's to log (it fails open).
+            old, bound = client, self._bound
             timeouts = Timeouts(connect=TIMEOUT, socket=TIMEOUT)
             outage = _Unlogged("the rate limit's Redis")
-            self._client = async_event_store_client(url, timeouts, outage, self.pipelined)
-            self._bound = (url, loop)
-        return self._client
+            client = async_event_store_client(url, timeouts, outage, self.pipelined)
+            self._client, self._bound = client, (url, loop)
+            # One of another URL on this loop is closed (after the swap: takes meanwhile
+            # use the new one); one of a loop that has ended went with that loop.
+            if old is not None and bound is not None and bound[1] is loop:
+                with contextlib.suppress(RedisError, OSError):
+                    await old.aclose()
+        return client
 
     async def _run(self, url: str, key: str, args: list[Any]) -> Any:
         """The script's reply for `key`; sent whole once when Redis has forgotten it."""
-        client = self._client_for(url)
+        client = await self._client_for(url)
         try:
             return await client.evalsha(_GCRA_SHA, 1, key, *args)
         except NoScriptError:
@@ -180,7 +188,8 @@ class TokenBuckets:
             reply = await self._run(url, KEY_PREFIX + identity, args)
         except (RedisError, OSError, TimeoutError) as exc:
             self._down_until = time.monotonic() + BACKOFF
-            self._fail_open(f"Redis is unreachable ({type(exc).__name__})")
+            cause = exc.__cause__ if isinstance(exc, StoreUnavailable) and exc.__cause__ else exc
+            self._fail_open(f"Redis is unreachable ({type(cause).__name__})")
             return None
         return decision_of(reply, self.burst)
 

@@ -38,6 +38,7 @@ from services.store.client import (
     is_cluster_url,
     unavailable,
 )
+from services.store.errors import StoreUnavailable
 from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
 from services.store.pipelined import PipelinedClient, pipelined_url
 from services.store.redis_store import (
@@ -78,17 +79,21 @@ class AsyncStoreCluster(RedisCluster):
     Redirections (MOVED, ASK) are followed; a connection error is not retried. Two things
     redis-py's client does not do under concurrent use (redis-py 8.1) are done here:
     - Commands sent at once before it has read the cluster's layout failed: 6 of 10 with
-      "Connection closed by server". Now the first command reads the layout and the
-      others wait for it (`initialize`, one at a time).
+      "Connection closed by server" (a command's node is chosen before the layout is
+      read). Now the first command reads the layout and the others wait for it
+      (`initialize`, one at a time).
     - Past `max_connections` connections to a node it raises MaxConnectionsError at once
       rather than wait for one: 100 of 400 commands sent at once failed. Now at most
       CLUSTER_IN_FLIGHT commands are in flight (each holds one connection to one node)
-      and the rest wait their turn.
+      and the rest wait their turn, for at most the socket timeout (`turn_timeout`):
+      past it, `StoreUnavailable` (busy), so a stalled master, whose commands hold their
+      turns until they time out, cannot hold the others up longer than that.
     Both were StoreUnavailable (503) to the API's callers; the tests are in
     tests/contracts/test_async_cluster_client.py.
     """
 
     outage: Outage
+    turn_timeout: float = 1.0
     _turns: asyncio.Semaphore | None = None
 
     async def execute_command(self, *args: Any, **options: Any) -> Any:
@@ -96,15 +101,29 @@ class AsyncStoreCluster(RedisCluster):
         turns = self._turns
         if turns is None:
             turns = self._turns = asyncio.Semaphore(CLUSTER_IN_FLIGHT)
-        async with turns:
+        try:
+            async with asyncio.timeout(self.turn_timeout):
+                await turns.acquire()
+        except TimeoutError:
+            raise StoreUnavailable(
+                f"{self.outage.name} is busy: {CLUSTER_IN_FLIGHT} commands in flight for "
+                f"{self.turn_timeout} s; retry shortly"
+            ) from None
+        try:
             try:
                 await self.initialize()  # nothing once done
-            except (*UNREACHABLE_CLUSTER, RedisClusterException) as exc:
+            except UNREACHABLE_CLUSTER as exc:
+                raise unavailable(self.outage, exc) from exc
+            except RedisClusterException as exc:
+                if not isinstance(exc.__cause__, UNREACHABLE_CLUSTER):
+                    raise  # not a reachability failure (a node not in cluster mode, say)
                 raise unavailable(self.outage, exc) from exc  # no startup node answered
             try:
                 result = await super().execute_command(*args, **options)
             except UNREACHABLE_CLUSTER as exc:
                 raise unavailable(self.outage, exc) from exc
+        finally:
+            turns.release()
         self.outage.succeeded()
         return result
 
@@ -141,6 +160,7 @@ def async_event_store_client(
             retry=Retry(NoBackoff(), 0),
             max_connections=CLUSTER_IN_FLIGHT,
         )
+        client.turn_timeout = timeouts.socket
     else:
         client = cast(
             AsyncStoreClient,

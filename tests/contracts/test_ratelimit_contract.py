@@ -108,16 +108,16 @@ def test_processes_on_one_redis_share_a_callers_bucket(
 def test_takes_in_flight_at_once_each_get_their_own_bucket_s_answer(
     redis_url: str, cleanup: list[str]
 ) -> None:
-    # 300 takes in flight over 100 callers, three each, of a cost that differs between
-    # neighbours: each caller's answers must be its own bucket's (a reply handed to
-    # another caller's take would show that caller's remaining tokens). On one Redis the
+    # 300 takes in flight over 100 callers, three each, each caller's cost its own: each
+    # caller's answers must be its own bucket's (a reply handed to another caller's take
+    # would show that caller's remaining tokens). On one Redis the
     # takes of a turn of the loop go out in order on one connection (the pipelined
     # client) and are answered in that order; on a cluster each take has a connection of
     # its own, and a caller's three may reach Redis in any order.
     callers = ["test:" + uuid.uuid4().hex for _ in range(100)]
     cleanup.extend(callers)
-    cost = {who: 1 + i % 3 for i, who in enumerate(callers)}
-    buckets = TokenBuckets(rate=0.001, burst=9)
+    cost = {who: 1 + i for i, who in enumerate(callers)}
+    buckets = TokenBuckets(rate=0.001, burst=300)
 
     async def run() -> list[Decision | None]:
         try:
@@ -136,7 +136,7 @@ def test_takes_in_flight_at_once_each_get_their_own_bucket_s_answer(
     for i, who in enumerate(callers):
         mine = [answers[i + k * len(callers)] for k in range(3)]
         left = [a.remaining for a in mine if a is not None and a.allowed]
-        expected = [9 - cost[who], 9 - 2 * cost[who], 9 - 3 * cost[who]]
+        expected = [300 - cost[who], 300 - 2 * cost[who], 300 - 3 * cost[who]]
         assert (left if in_order else sorted(left, reverse=True)) == expected
 
 

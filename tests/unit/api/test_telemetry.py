@@ -153,6 +153,24 @@ def test_a_request_is_a_server_span_named_by_route_with_redis_children(
     assert graphql.resource.attributes["service.name"] == "daedalus-api"
 
 
+def test_a_traced_rate_limit_take_is_a_redis_span_of_its_request(
+    tmp_path: Path, exporter: InMemorySpanExporter
+) -> None:
+    # Traced, the limiter's Redis calls go through redis-py's client (the untraced API's
+    # pipelined client makes no spans): a roll, which touches Redis only for its token,
+    # has that call under its server span.
+    app = create_app(settings(tmp_path, DAEDALUS_OTEL=True, DAEDALUS_RATE_LIMIT_RPS=1000))
+    with TestClient(app) as client:
+        client.post("/v1/dice/roll", json={"expression": "1d6"})  # the script is loaded
+        exporter.clear()
+        answer = client.post("/v1/dice/roll", json={"expression": "1d6"})
+        assert answer.is_success and "RateLimit-Remaining" in answer.headers
+    spans = exporter.get_finished_spans()
+    (server,) = [s for s in spans if s.kind == SpanKind.SERVER]
+    redis_spans = [s for s in children(spans, server) if s.kind == SpanKind.CLIENT]
+    assert [s.name for s in redis_spans] == ["EVALSHA"], [s.name for s in spans]
+
+
 def test_a_traces_only_endpoint_switches_the_api_on_too(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c:4318/v1/traces")
     read = Settings()
