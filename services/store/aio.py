@@ -89,15 +89,25 @@ class AsyncStoreCluster(RedisCluster):
       past it, `StoreUnavailable` (busy), so a stalled master, whose commands hold their
       turns until they time out, cannot hold the others up longer than that.
     Both were StoreUnavailable (503) to the API's callers; the tests are in
-    tests/contracts/test_async_cluster_client.py.
+    tests/contracts/test_async_cluster_client.py. And once closed it stays closed, as the
+    pipelined client does: redis-py's reopens on the next command (its issue 3846), so a
+    request still running at shutdown opened connections nothing would close.
     """
 
     outage: Outage
     turn_timeout: float = 1.0
+    closed: bool = False
     _turns: asyncio.Semaphore | None = None
+
+    async def aclose(self) -> None:
+        """Close every connection; any command after this fails (StoreUnavailable)."""
+        self.closed = True
+        await super().aclose()
 
     async def execute_command(self, *args: Any, **options: Any) -> Any:
         """Run a command; an unreachable or stalled node is `StoreUnavailable`."""
+        if self.closed:
+            raise unavailable(self.outage, ConnectionError("the client is closed"))
         turns = self._turns
         if turns is None:
             turns = self._turns = asyncio.Semaphore(CLUSTER_IN_FLIGHT)

@@ -41,7 +41,9 @@ def _events(n: int) -> list[NewEvent]:
 def _stores(url: str) -> tuple[RedisEventStore, AsyncEventStore, AsyncStoreCluster]:
     tenant = "t" + uuid.uuid4().hex[:12]
     blocking = RedisEventStore(connect(url), tenant=tenant)
-    client = async_event_store_client(url)
+    # Generous timeouts (a turn is waited for at most the socket timeout): on a loaded CI
+    # machine 300 queued commands must not make these tests about the machine.
+    client = async_event_store_client(url, Timeouts(connect=5.0, socket=5.0))
     assert isinstance(client, AsyncStoreCluster)
     return blocking, AsyncEventStore(blocking, client), client
 
@@ -152,3 +154,20 @@ def test_a_cluster_no_node_of_which_answers_is_unavailable() -> None:
     with pytest.raises(StoreUnavailable):
         asyncio.run(run())
     assert outage.down_since is not None  # logged once, as the store's outages are
+
+
+def test_a_closed_client_stays_closed(cluster: OwnedCluster) -> None:
+    # A request still running at shutdown must not open connections nothing will close:
+    # redis-py's client reopened on the next command.
+    client = async_event_store_client(cluster.url)
+    assert isinstance(client, AsyncStoreCluster)
+
+    async def run() -> None:
+        assert await client.xlen("before") == 0
+        await client.aclose()
+        with pytest.raises(StoreUnavailable):
+            await client.xlen("after")
+        connections = [c for node in client.get_nodes() for c in node._connections]
+        assert not any(c.is_connected for c in connections)
+
+    asyncio.run(run())
