@@ -68,8 +68,8 @@ class AsyncStoreClient(redis.asyncio.Redis):
         return result
 
 
-# Connections to each node of a cluster, and commands in flight on an asyncio cluster
-# client: past it, a command waits for one to finish (AsyncStoreCluster).
+# Connections to each node of a cluster, and commands in flight there from one asyncio
+# cluster client: past it, a command waits for one to finish (AsyncStoreCluster).
 CLUSTER_IN_FLIGHT = 100
 
 
@@ -84,10 +84,10 @@ class AsyncStoreCluster(RedisCluster):
       (`initialize`, one at a time).
     - Past `max_connections` connections to a node it raises MaxConnectionsError at once
       rather than wait for one: 100 of 400 commands sent at once failed. Now at most
-      CLUSTER_IN_FLIGHT commands are in flight (each holds one connection to one node)
-      and the rest wait their turn, for at most the socket timeout (`turn_timeout`):
-      past it, `StoreUnavailable` (busy), so a stalled master, whose commands hold their
-      turns until they time out, cannot hold the others up longer than that.
+      CLUSTER_IN_FLIGHT commands are in flight at each node (each holds one of its
+      connections) and the rest wait their turn there, for at most the socket timeout
+      (`turn_timeout`): past it, `StoreUnavailable` (busy). A stalled master's commands
+      hold its turns until they time out; the other masters' turns are their own.
     Both were StoreUnavailable (503) to the API's callers; the tests are in
     tests/contracts/test_async_cluster_client.py. And once closed it stays closed, as the
     pipelined client does: redis-py's reopens on the next command (its issue 3846), so a
@@ -97,7 +97,7 @@ class AsyncStoreCluster(RedisCluster):
     outage: Outage
     turn_timeout: float = 1.0
     closed: bool = False
-    _turns: asyncio.Semaphore | None = None
+    _turns: dict[str, asyncio.Semaphore] | None = None
 
     async def aclose(self) -> None:
         """Close every connection; any command after this fails (StoreUnavailable)."""
@@ -108,34 +108,43 @@ class AsyncStoreCluster(RedisCluster):
         """Run a command; an unreachable or stalled node is `StoreUnavailable`."""
         if self.closed:
             raise unavailable(self.outage, ConnectionError("the client is closed"))
-        turns = self._turns
-        if turns is None:
-            turns = self._turns = asyncio.Semaphore(CLUSTER_IN_FLIGHT)
         try:
-            async with asyncio.timeout(self.turn_timeout):
-                await turns.acquire()
-        except TimeoutError:
-            raise StoreUnavailable(
-                f"{self.outage.name} is busy: {CLUSTER_IN_FLIGHT} commands in flight for "
-                f"{self.turn_timeout} s; retry shortly"
-            ) from None
+            await self.initialize()  # nothing once done
+        except UNREACHABLE_CLUSTER as exc:
+            raise unavailable(self.outage, exc) from exc
+        except RedisClusterException as exc:
+            if not isinstance(exc.__cause__, UNREACHABLE_CLUSTER):
+                raise  # not a reachability failure (a node not in cluster mode, say)
+            raise unavailable(self.outage, exc) from exc  # no startup node answered
         try:
-            try:
-                await self.initialize()  # nothing once done
-            except UNREACHABLE_CLUSTER as exc:
-                raise unavailable(self.outage, exc) from exc
-            except RedisClusterException as exc:
-                if not isinstance(exc.__cause__, UNREACHABLE_CLUSTER):
-                    raise  # not a reachability failure (a node not in cluster mode, say)
-                raise unavailable(self.outage, exc) from exc  # no startup node answered
-            try:
-                result = await super().execute_command(*args, **options)
-            except UNREACHABLE_CLUSTER as exc:
-                raise unavailable(self.outage, exc) from exc
-        finally:
-            turns.release()
+            result = await super().execute_command(*args, **options)
+        except UNREACHABLE_CLUSTER as exc:
+            raise unavailable(self.outage, exc) from exc  # StoreUnavailable as it is
         self.outage.succeeded()
         return result
+
+    async def _execute_command(self, target_node: ClusterNode, *args: Any, **kwargs: Any) -> Any:
+        """redis-py's: one command on `target_node` (following its redirections), once it
+        has a turn there. A private step of redis-py 8.1's client (uv.lock pins it): if a
+        later one stops calling it, tests/contracts/test_async_cluster_client.py fails."""
+        turns = self._turns
+        if turns is None:
+            turns = self._turns = {}
+        turn = turns.get(target_node.name)
+        if turn is None:
+            turn = turns[target_node.name] = asyncio.Semaphore(CLUSTER_IN_FLIGHT)
+        try:
+            async with asyncio.timeout(self.turn_timeout):
+                await turn.acquire()
+        except TimeoutError:
+            raise StoreUnavailable(
+                f"{self.outage.name} is busy: {CLUSTER_IN_FLIGHT} commands in flight at "
+                f"{target_node.name} for {self.turn_timeout} s; retry shortly"
+            ) from None
+        try:
+            return await super()._execute_command(target_node, *args, **kwargs)
+        finally:
+            turn.release()
 
 
 AsyncRedis = AsyncStoreClient | AsyncStoreCluster | PipelinedClient

@@ -13,9 +13,11 @@ a second (it fails open):
 from __future__ import annotations
 
 import asyncio
+import collections
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -69,17 +71,17 @@ def test_more_commands_at_once_than_connections_wait_their_turn(
     blocking, store, client = _stores(cluster.url)
     many = 4 * CLUSTER_IN_FLIGHT
     streams = [f"m{i}" for i in range(many)]
-    in_flight = most = 0
+    in_flight: dict[str, int] = collections.Counter()
+    most: dict[str, int] = collections.Counter()
     send = ClusterNode.execute_command
 
     async def counted(node: ClusterNode, *args: Any, **kwargs: Any) -> Any:
-        nonlocal in_flight, most
-        in_flight += 1
-        most = max(most, in_flight)
+        in_flight[node.name] += 1
+        most[node.name] = max(most[node.name], in_flight[node.name])
         try:
             return await send(node, *args, **kwargs)
         finally:
-            in_flight -= 1
+            in_flight[node.name] -= 1
 
     monkeypatch.setattr(ClusterNode, "execute_command", counted)
 
@@ -92,43 +94,68 @@ def test_more_commands_at_once_than_connections_wait_their_turn(
 
     asyncio.run(run())  # none raised StoreUnavailable (redis-py's MaxConnectionsError)
     assert [blocking.version(s) for s in streams] == [1] * many
-    # Commands at the nodes at once: the bound, reached (they did overlap, more of them
-    # than the bound) and never passed (redis-py alone sent up to 100 per node, 300 on
-    # three masters, then failed the rest).
-    assert most == CLUSTER_IN_FLIGHT
+    # Every command answered, and the bound was reached at a node: the commands past it
+    # waited for a turn there (redis-py failed them), and none went past it.
+    assert max(most.values()) == CLUSTER_IN_FLIGHT
 
 
-def test_a_command_waits_for_a_turn_no_longer_than_the_socket_timeout(
+def _node_of(client: AsyncStoreCluster, key: str) -> str:
+    node = client.get_node_from_key(key)
+    assert node is not None
+    return node.name
+
+
+def _stalling(
+    monkeypatch: pytest.MonkeyPatch, stalled: str, gate: asyncio.Event
+) -> Callable[[], None]:
+    """Hold every command at the node `stalled` until `gate` is set (a master that does
+    not answer); the undo."""
+    send = ClusterNode.execute_command
+
+    async def held(node: ClusterNode, *args: Any, **kwargs: Any) -> Any:
+        if node.name == stalled:
+            await gate.wait()
+        return await send(node, *args, **kwargs)
+
+    monkeypatch.setattr(ClusterNode, "execute_command", held)
+    return monkeypatch.undo
+
+
+def test_a_stalled_master_holds_up_its_own_commands_only_and_no_longer_than_the_timeout(
     cluster: OwnedCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A stalled master holds its commands' turns until they time out: the others queued
-    # behind them give up after the socket timeout too, not after every turn ahead.
+    # A stalled master's commands hold its turns until they time out. A command queued
+    # behind them gives up after the socket timeout, not after every turn ahead of it;
+    # a command to another master does not wait at all.
     client = async_event_store_client(cluster.url, Timeouts(connect=1.0, socket=0.3))
     assert isinstance(client, AsyncStoreCluster)
     gate = asyncio.Event()
-    send = ClusterNode.execute_command
 
-    async def stalled(node: ClusterNode, *args: Any, **kwargs: Any) -> Any:
-        await gate.wait()  # a master that does not answer (released at the end)
-        return await send(node, *args, **kwargs)
-
-    async def run() -> tuple[float, list[BaseException | int]]:
+    async def run() -> tuple[float, float, list[BaseException | int]]:
         try:
             await client.xlen("warm")  # the layout is read
-            monkeypatch.setattr(ClusterNode, "execute_command", stalled)
-            held = [asyncio.ensure_future(client.xlen(f"h{i}")) for i in range(CLUSTER_IN_FLIGHT)]
-            await asyncio.sleep(0.05)  # every turn is taken
+            stalled = _node_of(client, "{q}queued")
+            other = next(f"o{i}" for i in range(100) if _node_of(client, f"o{i}") != stalled)
+            undo = _stalling(monkeypatch, stalled, gate)
+            held = [
+                asyncio.ensure_future(client.xlen(f"{{q}}h{i}")) for i in range(CLUSTER_IN_FLIGHT)
+            ]
+            await asyncio.sleep(0.05)  # every turn at the stalled master is taken
+            began = time.monotonic()
+            assert await asyncio.wait_for(client.xlen(other), 5.0) == 0
+            elsewhere = time.monotonic() - began
             began = time.monotonic()
             with pytest.raises(StoreUnavailable, match="busy"):  # not the 5 s of the guard
-                await asyncio.wait_for(client.xlen("queued"), 5.0)
+                await asyncio.wait_for(client.xlen("{q}queued"), 5.0)
             waited = time.monotonic() - began
             gate.set()
-            monkeypatch.undo()
-            return waited, await asyncio.gather(*held, return_exceptions=True)
+            undo()
+            return elsewhere, waited, await asyncio.gather(*held, return_exceptions=True)
         finally:
             await client.aclose()
 
-    waited, held = asyncio.run(run())
+    elsewhere, waited, held = asyncio.run(run())
+    assert elsewhere < 0.25  # no turn to wait for (a shared bound made it wait 0.3 s)
     assert 0.25 <= waited < 2.0  # the socket timeout (0.3 s), give or take the loop
     assert held == [0] * CLUSTER_IN_FLIGHT  # the turns' holders finished once let through
 
