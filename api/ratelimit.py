@@ -13,7 +13,7 @@ client is the store's pipelined one (services/store/pipelined.py): one connectio
 process, the takes of a turn of the loop written at once (`async_event_store_client`,
 with the limiter's own short timeouts). redis-py's asyncio client took a pooled
 connection per take: with the limit on (production's default), a REST flip cost
-0.11-0.28 ms more API CPU than without it, a third to a half again; now 0-0.10
+0.11-0.28 ms more API CPU than without it, a quarter to a half again; now 0-0.10
 (`bench/api.py` prints `rest_flip_server_cpu_rate_limited`). On a Redis Cluster
 (`redis+cluster://`), with TLS or other URL options, and in a traced API (OpenTelemetry's
 Redis spans are redis-py's), redis-py's asyncio clients, as the store's: a cluster client

@@ -17,7 +17,7 @@ import collections
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -40,18 +40,25 @@ def _events(n: int) -> list[NewEvent]:
     return [NewEvent(uuid.uuid4().hex, "Noted", {"i": i}) for i in range(n)]
 
 
-def _stores(url: str) -> tuple[RedisEventStore, AsyncEventStore, AsyncStoreCluster]:
+Stores = tuple[RedisEventStore, AsyncEventStore, AsyncStoreCluster]
+
+
+@pytest.fixture
+def stores(cluster: OwnedCluster) -> Iterator[Stores]:
+    """A fresh tenant's store on the cluster: its blocking client (closed after the
+    test), the asyncio store and its client (each test closes it in its own loop)."""
     tenant = "t" + uuid.uuid4().hex[:12]
-    blocking = RedisEventStore(connect(url), tenant=tenant)
+    blocking = RedisEventStore(connect(cluster.url), tenant=tenant)
     # Generous timeouts (a turn is waited for at most the socket timeout): on a loaded CI
     # machine 300 queued commands must not make these tests about the machine.
-    client = async_event_store_client(url, Timeouts(connect=5.0, socket=5.0))
+    client = async_event_store_client(cluster.url, Timeouts(connect=5.0, socket=5.0))
     assert isinstance(client, AsyncStoreCluster)
-    return blocking, AsyncEventStore(blocking, client), client
+    yield blocking, AsyncEventStore(blocking, client), client
+    blocking.client.close()
 
 
-def test_commands_sent_at_once_on_a_fresh_client_all_answer(cluster: OwnedCluster) -> None:
-    blocking, store, client = _stores(cluster.url)
+def test_commands_sent_at_once_on_a_fresh_client_all_answer(stores: Stores) -> None:
+    blocking, store, client = stores
     streams = [f"s{i}" for i in range(40)]  # spread over the three masters' slots
 
     async def run() -> list[int]:
@@ -66,9 +73,9 @@ def test_commands_sent_at_once_on_a_fresh_client_all_answer(cluster: OwnedCluste
 
 
 def test_more_commands_at_once_than_connections_wait_their_turn(
-    cluster: OwnedCluster, monkeypatch: pytest.MonkeyPatch
+    stores: Stores, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    blocking, store, client = _stores(cluster.url)
+    blocking, store, client = stores
     many = 4 * CLUSTER_IN_FLIGHT
     streams = [f"m{i}" for i in range(many)]
     in_flight: dict[str, int] = collections.Counter()
