@@ -61,7 +61,8 @@ CAMPAIGNS: Kind[CampaignState, Viewer] = Kind(
     service_of=lambda runtime, tenant: runtime.campaigns_for(tenant),
     viewer_of=viewer_of,
     view=view_state,
-    redact=lambda recorded, viewer: view_event(decode_event(recorded.type, recorded.data), viewer),
+    decode=lambda recorded: decode_event(recorded.type, recorded.data),
+    redact=view_event,
     missing=not_found,
     absent=not_found,
     has_seat=lambda state, runner: state.runner(runner) is not None,
@@ -106,7 +107,7 @@ def _result(done: Sequence[Executed[CampaignState]], viewer: Viewer) -> dict[str
     return {
         "version": last.version,
         "duplicate": all(d.duplicate for d in done),
-        "events": [e for d in done for e in CAMPAIGNS.feed(d.events, viewer)],
+        "events": [e for d in done for e in CAMPAIGNS.feed(d.events, viewer, d.decided)],
         "view": view_state(last.state, viewer),
     }
 

@@ -68,7 +68,8 @@ SESSIONS: Kind[MazeState, Viewer] = Kind(
     service_of=lambda runtime, tenant: runtime.sessions_for(tenant),
     viewer_of=viewer_of,
     view=view_for,
-    redact=lambda recorded, viewer: redact(decode_event(recorded.type, recorded.data), viewer),
+    decode=lambda recorded: decode_event(recorded.type, recorded.data),
+    redact=redact,
     missing=lambda: SessionNotFound("no such session"),
     absent=lambda: LabyrinthError("no such session", code=NOT_STARTED),
     has_seat=lambda state, member: member in state.member_ids,
@@ -185,6 +186,6 @@ def _answer(grant: RoleToken, done: Executed[MazeState], events: bool) -> dict[s
     return {
         "version": done.version,
         "duplicate": done.duplicate,
-        "events": SESSIONS.feed(done.events, viewer) if events else [],
+        "events": SESSIONS.feed(done.events, viewer, done.decided) if events else [],
         "view": view_for(done.state, viewer),
     }

@@ -61,7 +61,8 @@ class Kind(Generic[S, V]):
     `noun` names it in messages and answers (`<noun>_id`); `seat` is what a player token
     binds (`member`, `runner`); its tokens name `prefix + id`. `service_of(runtime,
     tenant)` is its event-sourced service; `viewer_of` a token's viewer, `view` the state
-    as a viewer sees it, `redact` a stored event as a viewer sees it (None: hidden).
+    as a viewer sees it, `decode` a stored event as the aggregate's own event, `redact`
+    one of those as a viewer sees it (None: hidden).
     `missing` is the error for a table the caller cannot reach, `absent` for one with no
     events yet, `unknown_seat` for a seat that is not at the table (`has_seat`). With
     `fixed_seats` (a session's party), a revocation names only a seat at the table; a
@@ -73,7 +74,8 @@ class Kind(Generic[S, V]):
     service_of: Callable[[Any, str], SessionService[S]]
     viewer_of: Callable[[RoleToken], V]
     view: Callable[[S, V], dict[str, Any]]
-    redact: Callable[[RecordedEvent, V], dict[str, Any] | None]
+    decode: Callable[[RecordedEvent], Any]
+    redact: Callable[[Any, V], dict[str, Any] | None]
     missing: Callable[[], DomainError]
     absent: Callable[[], DomainError]
     has_seat: Callable[[S, str], bool]
@@ -95,14 +97,22 @@ class Kind(Generic[S, V]):
             raise NotReady("the event store is not reachable")
         return self.service_of(runtime, tenant_of(conn))
 
-    def shown(self, recorded: RecordedEvent, viewer: V) -> dict[str, Any] | None:
-        """A stored event as this viewer may see it, with its version in the table."""
-        shown = self.redact(recorded, viewer)
+    def shown(self, recorded: RecordedEvent, viewer: V, event: Any = None) -> dict[str, Any] | None:
+        """A stored event as this viewer may see it, with its version in the table
+        (`event`: what it decodes to, when the caller holds it)."""
+        shown = self.redact(self.decode(recorded) if event is None else event, viewer)
         return None if shown is None else {"version": recorded.version, **shown}
 
-    def feed(self, events: Sequence[RecordedEvent], viewer: V) -> list[dict[str, Any]]:
-        """Stored events as this viewer may see them, in order."""
-        return [e for e in (self.shown(r, viewer) for r in events) if e is not None]
+    def feed(
+        self, events: Sequence[RecordedEvent], viewer: V, decided: Sequence[Any] = ()
+    ) -> list[dict[str, Any]]:
+        """Stored events as this viewer may see them, in order. `decided`: what they
+        decode to, one for each (a command's own events, `Executed.decided`), so that
+        they are not decoded again; empty, they are."""
+        if len(decided) != len(events):
+            decided = [None] * len(events)
+        shown = (self.shown(r, viewer, e) for r, e in zip(events, decided, strict=True))
+        return [e for e in shown if e is not None]
 
     def started(self, service: SessionService[S], table_id: str) -> Any:
         """The table loaded, once it has events (`absent` before)."""

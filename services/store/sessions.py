@@ -104,12 +104,18 @@ class Loaded(Generic[S]):
 
 @dataclass(frozen=True, slots=True)
 class Executed(Generic[S]):
-    """The outcome of a command: the events recorded and the state after them."""
+    """The outcome of a command: the events recorded and the state after them.
+
+    `decided` holds the aggregate's own events the command decided, one for each of
+    `events` and in their order (what `events` decode to), so that an answer shows them
+    without decoding what was just encoded; empty for a duplicate, whose events were
+    read back from the store."""
 
     events: tuple[RecordedEvent, ...]
     state: S
     version: int
     duplicate: bool = False
+    decided: tuple[Any, ...] = ()
 
 
 Publisher = Callable[[str, Sequence[RecordedEvent]], None]
@@ -345,7 +351,7 @@ class SessionService(Generic[S]):
             self._remember(stream, Loaded(state, result.last_version))
             if self.publish is not None:
                 self.publish(stream, recorded)
-            return Executed(recorded, state, result.last_version)
+            return Executed(recorded, state, result.last_version, decided=tuple(events))
         raise SessionBusy(f"session {session_id!r} is too busy: retry the command")
 
     def _caught_up(

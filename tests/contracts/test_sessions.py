@@ -201,6 +201,36 @@ def test_a_retried_command_is_recorded_once(service: SessionService) -> None:  #
     assert service.store.version(service.stream("r")) == first.version
 
 
+def test_a_commands_decided_events_are_what_its_recorded_events_decode_to(
+    service: SessionService,  # type: ignore[type-arg]
+) -> None:
+    """An answer shows a command's events from `Executed.decided`, not decoded from what
+    was just stored (api/tables/kind.py): they must be the very events a reader of the
+    store gets, so that no viewer is shown more, or other, than a fresh read shows."""
+    agg = service.aggregate
+    pick = random.Random(7)
+    checked = 0
+    for seed in range(24):
+        session, rng = f"d{seed}", SimRng(seed)
+        definition = ENCHANTED_FOREST_V1 if seed % 2 else ENCHANTED_FOREST_V2
+        commands: list[Any] = [StartMaze(definition=definition, party=party(1 + seed % 4))]
+        for _ in range(40):  # the start, then legal picks
+            done = service.execute(session, commands.pop(0), rng)
+            assert done.events and not done.duplicate
+            decoded = tuple(agg.decode_event(r.type, r.data) for r in done.events)
+            assert done.decided == decoded
+            checked += len(decoded)
+            choices = legal_commands(done.state)
+            if not choices:
+                break
+            commands.append(pick.choice(choices))
+    assert checked > 500
+    start = StartMaze(definition=ENCHANTED_FOREST_V2, party=party(1))
+    first = service.execute("d-again", start, rng, command_id="start-1")
+    again = service.execute("d-again", start, rng, command_id="start-1")
+    assert first.decided and again.duplicate and again.events and again.decided == ()
+
+
 def race(count: int, call: Any) -> list[tuple[float, float, Any]]:
     """Run `call(i)` in `count` threads released together: (start, end, outcome) each."""
     barrier = threading.Barrier(count)
