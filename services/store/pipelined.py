@@ -23,11 +23,13 @@ the two apart:
   is not a stalled server) are `TimeoutError`: the connection is dropped, for the
   replies after them could no longer be matched to their calls, and every other call
   waiting on it fails with `ConnectionError`;
-* a lost connection fails every call waiting on it; the next call connects anew. A
-  connection the server closed between calls (a restart, an idle timeout) is known lost
-  once the loop reads its end, at once on an idle loop; redis-py's client instead checks
-  each pooled connection before each command (a system call a command), so a command
-  sent in that instant fails here where redis-py's would have reconnected first.
+* a lost connection fails every call waiting on it whose command was written; the next
+  call connects anew. A command not yet written when the loss was found (queued in the
+  same turn of the loop) never reached Redis, so it is sent once more, on a new
+  connection. That is how a connection the server closed between calls (a restart, an
+  idle timeout) costs no call: the loop reads its end before it writes what was queued
+  meanwhile (its sockets are polled before the turn's callbacks run), where redis-py's
+  client checks each pooled connection before each command (a system call a command).
 
 A call cancelled while it waits (its request gone) keeps its place in the queue: its
 reply is read and dropped. A command is never sent twice: one that failed may or may not
@@ -78,6 +80,11 @@ def pipelined_url(url: str) -> dict[str, Any] | None:
     return options if set(options) <= _PLAIN else None
 
 
+class _Unsent(ConnectionError):
+    """The connection was lost before this call's command was written: it never reached
+    Redis, and may be sent on another connection."""
+
+
 class _Wire(asyncio.Protocol):
     """One connection: commands out in order, replies in to the oldest waiting call."""
 
@@ -102,7 +109,7 @@ class _Wire(asyncio.Protocol):
         """Queue a command; the future of its reply."""
         future = self.loop.create_future()
         if self.lost is not None:
-            future.set_exception(ConnectionError(str(self.lost)))
+            future.set_exception(_Unsent(str(self.lost)))
             return future
         try:
             packed = hiredis.pack_command(tuple(args))
@@ -115,9 +122,9 @@ class _Wire(asyncio.Protocol):
         return future
 
     def _flush(self) -> None:
+        if self.transport is None or self.lost is not None or self.transport.is_closing():
+            return  # not written: `_drop` fails them as such
         out, self.out = self.out, []
-        if self.transport is None or self.lost is not None:
-            return
         self.transport.write(b"".join(out))
         if self.quiet_since is None:  # nothing was in flight: the clock starts now
             self.quiet_since = self.loop.time()
@@ -155,12 +162,18 @@ class _Wire(asyncio.Protocol):
         else:
             self._drop(TimeoutError("Timeout reading from Redis"))
 
+    def eof_received(self) -> None:
+        """The server closed the connection: lost at once (Redis never half-closes), before
+        anything queued since is written."""
+        self._drop(ConnectionError("Connection to Redis lost: closed by the server"))
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._drop(ConnectionError(f"Connection to Redis lost: {exc or 'closed'}"))
 
     def _drop(self, error: RedisError) -> None:
-        """Close the connection and fail every call waiting on it: the first with `error`,
-        the others as lost (their replies can no longer be told apart)."""
+        """Close the connection and fail every call waiting on it: the first written with
+        `error`, the others written as lost (their replies can no longer be told apart),
+        and those not yet written as `_Unsent`."""
         if self.lost is None:
             self.lost = error
             if self.transport is not None:
@@ -168,12 +181,18 @@ class _Wire(asyncio.Protocol):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        written = len(self.waiting) - len(self.out)
+        self.out = []
         first = True
         while self.waiting:
             future = self.waiting.popleft()
             if not future.done():
-                future.set_exception(error if first else ConnectionError(str(error)))
+                if written <= 0:
+                    future.set_exception(_Unsent(str(error)))
+                else:
+                    future.set_exception(error if first else ConnectionError(str(error)))
             first = False
+            written -= 1
 
     def close(self) -> None:
         self._drop(ConnectionError("the client is closed"))
@@ -200,18 +219,29 @@ class PipelinedClient:
         self.where = options.get("path") or address
 
     async def execute_command(self, *args: Any) -> Any:
-        """Send a command; its reply (an unreachable or stalled server: StoreUnavailable)."""
+        """Send a command; its reply (an unreachable or stalled server: StoreUnavailable).
+        A command the lost connection never wrote is sent once more on a new one."""
         try:
             wire = self.wire
             if wire is None or wire.lost is not None:
-                if self.closed:
-                    raise ConnectionError("the client is closed")
-                wire = await self._connected()
-            reply = await wire.send(args)
+                wire = await self._wire()
+            try:
+                reply = await wire.send(args)
+            except _Unsent:
+                reply = await (await self._wire()).send(args)
         except UNREACHABLE as exc:
             raise unavailable(self.outage, exc) from exc
         self.outage.succeeded()
         return reply
+
+    async def _wire(self) -> _Wire:
+        """The open connection, or a new one."""
+        wire = self.wire
+        if wire is None or wire.lost is not None:
+            if self.closed:
+                raise ConnectionError("the client is closed")
+            wire = await self._connected()
+        return wire
 
     async def _connected(self) -> _Wire:
         """The connection, opened by the first call that finds none (the others wait)."""

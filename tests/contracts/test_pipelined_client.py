@@ -286,6 +286,37 @@ def test_a_stalled_or_lost_server_fails_every_waiting_call_and_the_next_reconnec
         server.stop()
 
 
+@pytest.mark.parametrize("run", [asyncio.run, uvloop.run], ids=["asyncio", "uvloop"])
+def test_calls_queued_as_the_server_closes_the_connection_are_sent_on_a_new_one(
+    redis_url: str, run: Callable[[Coroutine[Any, Any, None]], None]
+) -> None:
+    """The server closes the connection (a restart, an idle timeout) and calls come in
+    the same turn of the loop, before it has read the close: their commands were never
+    written, so they are sent on a new connection, each once, and answer."""
+    key = f"pipelined:unsent:{uuid.uuid4().hex}"
+    blocking = redis.Redis.from_url(redis_url)
+
+    async def scenario() -> None:
+        client = _pipelined(redis_url)
+        try:
+            own_id = await client.execute_command("CLIENT", "ID")
+            # Closed by the server, and no turn of the loop between that and the calls.
+            assert blocking.client_kill_filter(_id=own_id) == 1
+            calls = [asyncio.ensure_future(client.execute_command("INCR", key)) for _ in range(20)]
+            answers = await asyncio.gather(*calls, return_exceptions=True)
+            assert sorted(answers) == list(range(1, 21)), answers  # type: ignore[type-var]
+            assert await client.execute_command("CLIENT", "ID") != own_id
+        finally:
+            await client.aclose()
+
+    try:
+        run(scenario())
+        assert blocking.get(key) == b"20"  # each sent once
+    finally:
+        blocking.delete(key)
+        blocking.close()
+
+
 def test_it_signs_in_and_selects_the_url_database(tmp_path: Path) -> None:
     """A password and a database in the URL: the connection signs in and selects it
     before any command; a wrong password is StoreUnavailable, as with redis-py."""
