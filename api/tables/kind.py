@@ -109,7 +109,7 @@ class Kind(Generic[S, V]):
         """Stored events as this viewer may see them, in order. `decided`: what they
         decode to, one for each (a command's own events, `Executed.decided`), so that
         they are not decoded again; empty, they are."""
-        if len(decided) != len(events):
+        if not decided:
             decided = [None] * len(events)
         shown = (self.shown(r, viewer, e) for r, e in zip(events, decided, strict=True))
         return [e for e in shown if e is not None]

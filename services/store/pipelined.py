@@ -26,10 +26,11 @@ the two apart:
 * a lost connection fails every call waiting on it whose command was written; the next
   call connects anew. A command not yet written when the loss was found (queued in the
   same turn of the loop) never reached Redis, so it is sent once more, on a new
-  connection. That is how a connection the server closed between calls (a restart, an
-  idle timeout) costs no call: the loop reads its end before it writes what was queued
-  meanwhile (its sockets are polled before the turn's callbacks run), where redis-py's
-  client checks each pooled connection before each command (a system call a command).
+  connection (not when Redis is stalled: it fails with the others). So a connection the
+  server closed between calls (a restart, an idle timeout) costs no call: the close is
+  read before what was queued meanwhile is written, or that is sent again. redis-py's
+  client checks each pooled connection before each command instead (a system call a
+  command).
 
 A call cancelled while it waits (its request gone) keeps its place in the queue: its
 reply is read and dropped. A command is never sent twice: one that failed may or may not
@@ -173,7 +174,7 @@ class _Wire(asyncio.Protocol):
     def _drop(self, error: RedisError) -> None:
         """Close the connection and fail every call waiting on it: the first written with
         `error`, the others written as lost (their replies can no longer be told apart),
-        and those not yet written as `_Unsent`."""
+        and those not yet written as `_Unsent` (but for a stalled server's `TimeoutError`)."""
         if self.lost is None:
             self.lost = error
             if self.transport is not None:
@@ -181,7 +182,11 @@ class _Wire(asyncio.Protocol):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        # Unwritten calls may go to another connection, unless Redis is stalled: they
+        # fail with the rest, within the socket timeout.
         written = len(self.waiting) - len(self.out)
+        if isinstance(error, TimeoutError):
+            written = len(self.waiting)
         self.out = []
         first = True
         while self.waiting:
