@@ -134,8 +134,11 @@ class AsyncStoreCluster(RedisCluster):
         if turn is None:
             turn = turns[target_node.name] = asyncio.Semaphore(CLUSTER_IN_FLIGHT)
         try:
-            async with asyncio.timeout(self.turn_timeout):
-                await turn.acquire()
+            if turn.locked():  # all taken: wait, with a timer (none for a free turn)
+                async with asyncio.timeout(self.turn_timeout):
+                    await turn.acquire()
+            else:
+                await turn.acquire()  # at once
         except TimeoutError:
             raise StoreUnavailable(
                 f"{self.outage.name} is busy: {CLUSTER_IN_FLIGHT} commands in flight at "
