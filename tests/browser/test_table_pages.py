@@ -34,6 +34,7 @@ from playwright.sync_api import (
     WebSocketRoute,
 )
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.conftest import serve
 
@@ -271,7 +272,15 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
             version = _version(acting)
             for page in [gm, *watchers]:
                 if page is not acting:
-                    lags.append(_caught_up(page, version))
+                    try:
+                        lags.append(_caught_up(page, version))
+                    except PlaywrightTimeoutError as exc:  # say who lagged, and how far
+                        held = _recorded(site, session, gm_token)["version"]
+                        raise AssertionError(
+                            f"move {move}: the {names[id(page)]} page shows version "
+                            f"{_version(page)}, not {version}, after {LATE_SECONDS} s "
+                            f"(the server holds {held})"
+                        ) from exc
                     slow.append((lags[-1], names[id(page)]))
             labels = _hidden_labels(site, session, gm_token)
             for page in watchers:
