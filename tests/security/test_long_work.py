@@ -123,11 +123,17 @@ def test_an_endless_tuning_runs_on_the_worker_and_is_cancelled(service: Service)
             while http.get(f"/v1/tunings/{job}").json()["games_done"] == 0:
                 assert time.monotonic() < deadline, "the tuning never started"
                 time.sleep(0.05)
-            # A window of the tuning running, the API process's CPU measured over it.
+            # A window of the tuning running, the API process's CPU measured over it: at
+            # least 3 s, and until the worker has reported another checkpoint (2,000 games
+            # of 1,000 turns each, which can take longer than 3 s on a loaded machine).
             cpu_before, at = sum(service.api.cpu_times()[:2]), time.perf_counter()
             first = http.get(f"/v1/tunings/{job}").json()
             time.sleep(3.0)
-            second = http.get(f"/v1/tunings/{job}").json()
+            while (second := http.get(f"/v1/tunings/{job}").json())["games_done"] == first[
+                "games_done"
+            ] and second["status"] == "running":
+                assert time.monotonic() < deadline + 60, ("no checkpoint reported", second)
+                time.sleep(0.5)
             api_cpu = sum(service.api.cpu_times()[:2]) - cpu_before
             window = time.perf_counter() - at
             cancelled = http.delete(f"/v1/tunings/{job}").json()
