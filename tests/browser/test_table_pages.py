@@ -44,7 +44,8 @@ REPO = Path(__file__).resolve().parents[2]
 AXE = REPO / "web" / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("DAEDALUS_SCREENSHOTS", REPO / "build" / "screenshots"))
 LIVE_SECONDS = 1.0  # views show a move within this long (95th percentile, see below)
-LATE_SECONDS = 5.0  # and every one within this long, even on a loaded machine
+LATE_SECONDS = 15.0  # and every one eventually: a bound for a lost update, not a latency
+# (under `-n 2` on a loaded 2-core machine one update of a run has taken more than 5 s)
 MAX_MOVES = 400
 CARD_ID = re.compile(r'"c\d{2,3}"')  # the engine's internal card ids (GM only)
 
@@ -143,7 +144,7 @@ def _roll_at_the_table(roller: Page, other: Page) -> None:
     form.get_by_label("Dice").fill("3d6")
     form.get_by_role("button", name="Roll").click()
     line = other.locator(".log li[data-type=DiceRolled]").first
-    line.wait_for(timeout=5000)  # the roller's request and the push (lags are timed below)
+    line.wait_for(timeout=LATE_SECONDS * 1000)  # the roller's request and the push
     faces = line.locator(".die").all_inner_texts()
     assert len(faces) == 3 and all(1 <= int(face) <= 6 for face in faces)
     tray = other.locator("#dice-tray")
@@ -318,7 +319,9 @@ def test_a_gm_two_players_and_a_spectator_play_a_maze_to_its_end(
                 sockets[-1].close(code=1006, reason="network lost")
                 badge = spectator.page.locator("[data-status]")
                 badge.and_(spectator.page.locator("[data-status=reconnecting]")).wait_for()
-                badge.and_(spectator.page.locator("[data-status=live]")).wait_for(timeout=5000)
+                badge.and_(spectator.page.locator("[data-status=live]")).wait_for(
+                    timeout=LATE_SECONDS * 1000
+                )
                 assert len(sockets) == 2
             if move == 3:  # a reload resumes where it was, each event once
                 page = players["p2"].page
@@ -461,7 +464,7 @@ def test_the_campaign_clock_shows_each_downtime_live(browser: Browser, site: str
         page.get_by_role("button", name="Pass a downtime").click()
         page.wait_for_function(
             "() => document.querySelector('[data-testid=downtime]').textContent === '2'",
-            timeout=5000,
+            timeout=LATE_SECONDS * 1000,
         )
         assert _axe(page) == []
         _shot(page, "campaign")

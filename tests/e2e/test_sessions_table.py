@@ -217,8 +217,11 @@ def test_a_table_on_separate_connections_plays_to_escape(
         assert {"p1", "p2", "p3"} <= senders, "every player sent moves with their own token"
         version = gm.rest("GET", f"/v1/sessions/{session_id}")["version"]
         deadline = time.monotonic() + 10
+        # Every feed has the final event and, after it, its end (not only the event: the
+        # `complete` may come a little later, and the feeds are stopped below).
         while time.monotonic() < deadline and any(
-            s.last_version() < version for s in subscribers.values()
+            s.last_version() < version or s.messages[-1:] != [{"id": "1", "type": "complete"}]
+            for s in subscribers.values()
         ):
             time.sleep(0.05)
 
