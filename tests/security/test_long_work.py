@@ -88,8 +88,9 @@ def _accepted(
     service: Service, http: httpx.Client, path: str, body: dict[str, Any]
 ) -> httpx.Response:
     """Start a job, retrying a busy store as a client should (503 with Retry-After: the
-    first submission opens the broker connection, slow on a loaded machine) for up to
-    30 s; past that, fail with what the server logged. The 202."""
+    job store's client gives up after its 1 s socket timeout, which a Redis starved on a
+    loaded machine can pass) for up to 30 s; past that, fail with what the server
+    logged. The 202."""
     deadline = time.monotonic() + 30
     while True:
         answer = http.post(path, json=body)
