@@ -137,9 +137,10 @@ def test_an_endless_tuning_runs_on_the_worker_and_is_cancelled(service: Service)
             cpu_before, at = sum(service.api.cpu_times()[:2]), time.perf_counter()
             first = http.get(f"/v1/tunings/{job}").json()
             time.sleep(3.0)
-            while (second := http.get(f"/v1/tunings/{job}").json())["games_done"] == first[
-                "games_done"
-            ] and second["status"] == "running":
+            while True:
+                second = http.get(f"/v1/tunings/{job}").json()
+                if second["games_done"] != first["games_done"] or second["status"] != "running":
+                    break
                 assert time.monotonic() < deadline + 60, ("no checkpoint reported", second)
                 time.sleep(0.5)
             api_cpu = sum(service.api.cpu_times()[:2]) - cpu_before
