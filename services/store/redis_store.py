@@ -25,7 +25,14 @@ from services.store.errors import (
     WrongExpectedVersion,
 )
 from services.store.keys import LOG_SHARDS, Keys
-from services.store.model import ANY, AppendResult, NewEvent, RecordedEvent, Snapshot
+from services.store.model import (
+    ANY,
+    AppendResult,
+    NewEvent,
+    RecordedEvent,
+    Snapshot,
+    read_json,
+)
 from services.store.revocations import Guard
 from services.store.scripts import APPEND, APPEND_SHARDED, LOAD, SAVE_SNAPSHOT
 
@@ -352,7 +359,7 @@ SAVE = Script.of(SAVE_SNAPSHOT)
 def latest_of(stream: str, reply: Any) -> tuple[Snapshot | None, list[RecordedEvent]]:
     """The load script's reply, read: the snapshot (if any) and the events after it."""
     version, state, entries = reply
-    snapshot = None if version is None else Snapshot(stream, int(version), json.loads(state))
+    snapshot = None if version is None else Snapshot(stream, int(version), read_json(state))
     return snapshot, recorded_from_script(stream, entries)
 
 
@@ -375,7 +382,7 @@ def snapshot_of(stream: str, found: dict[bytes, bytes]) -> Snapshot | None:
     """A snapshot's stored hash, read (None for no hash)."""
     if not found:
         return None
-    return Snapshot(stream, int(found[b"version"]), json.loads(found[b"state"]))
+    return Snapshot(stream, int(found[b"version"]), read_json(found[b"state"]))
 
 
 def snapshot_fields(snapshot: Snapshot) -> dict[Any, Any]:
@@ -430,7 +437,7 @@ def _recorded_from_stream(stream: str, eid: bytes, fields: dict[bytes, bytes]) -
         position=int(_text(fields, "pos")),
         id=_text(fields, "id"),
         type=_text(fields, "type"),
-        data=json.loads(fields[b"data"]),
+        data=read_json(fields[b"data"]),
     )
 
 
@@ -443,5 +450,5 @@ def _recorded_from_log(
         position=int(eid.split(b"-")[1]) * shards + shard,
         id=_text(fields, "id"),
         type=_text(fields, "type"),
-        data=json.loads(fields[b"data"]),
+        data=read_json(fields[b"data"]),
     )
