@@ -37,10 +37,12 @@ class SimulationSubscription:
     ) -> AsyncGenerator[SimulationPayload, None]:
         conn = info.context["request"]
         last: tuple[str, int] | None = None
-        ref = simulations.JobRef(id=str(id)[:64])
+        ref: simulations.JobRef | None = None
         while True:
             try:
                 authenticate_connection(conn, connection_param(info, "api_key"))
+                # Refused as the `simulation` query refuses it (not a job id: a Problem).
+                ref = ref or simulations.JobRef(id=str(id))
                 shown = await run_in_threadpool(simulations.view, ref, call_of(conn))
             except EXPECTED as exc:
                 yield as_problem(exc)

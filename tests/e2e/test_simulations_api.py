@@ -379,3 +379,16 @@ def test_graphql_starts_reads_and_cancels_a_tuning(service: Service) -> None:
     )
     assert hidden.json()["data"]["tuning"] == {"__typename": "Problem", "code": "tuning_not_found"}
     assert wrong["data"]["startTuning"]["code"] == "invalid_simulation"
+
+
+@pytest.mark.parametrize("job", ["", "\ud800", "x" * 200])
+def test_a_malformed_job_id_is_a_problem_on_the_subscription_as_on_the_query(
+    service: Service, job: str
+) -> None:
+    query = "query ($id: ID!) { simulation(id: $id) { ... on Problem { code } } }"
+    with service.client("acme") as http:
+        body = json.dumps({"query": query, "variables": {"id": job}})
+        answered = http.post("/graphql", content=body, headers={"content-type": "application/json"})
+    code = answered.json()["data"]["simulation"]["code"]
+    assert code in ("invalid_request", "simulation_not_found")
+    assert _follow(service, "acme", job) == [{"__typename": "Problem", "code": code}]
