@@ -250,7 +250,10 @@ def _variables(
             # come from a body `decode_json` read, which nests at most MAX_JSON_DEPTH (64)
             # levels, and an input nests deeper than that only by the schema's own list
             # types, far under graphql-core's bound (tests/unit/api/test_graphql_plans.py).
-            out = coerce_input_value(value, signature.type)
+            try:
+                out = coerce_input_value(value, signature.type)
+            except GraphQLError:  # an input type's own check: strawberry's `@oneOf`
+                return None
             if out is Undefined:
                 return None
             coerced[name] = out

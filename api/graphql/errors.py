@@ -36,6 +36,7 @@ from graphql.validation import (
     ProvidedRequiredArgumentsRule,
     ValuesOfCorrectTypeRule,
 )
+from strawberry.exceptions import StrawberryInputCoercionError
 from strawberry.extensions import MaskErrors, ParserCache, SchemaExtension
 
 from services.errors import DomainError
@@ -96,6 +97,8 @@ def classify(error: GraphQLError) -> str:
         return INTERNAL_ERROR  # raised while resolving a field: the server's fault
     if any(isinstance(node, VariableDefinitionNode) for node in error.nodes or ()):
         return INVALID_ARGUMENT  # a variable's value refused before execution
+    if isinstance(error, StrawberryInputCoercionError):
+        return INVALID_ARGUMENT  # refused by its input type (a `@oneOf` without one key)
     return VALIDATION_FAILED
 
 

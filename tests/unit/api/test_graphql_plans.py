@@ -371,3 +371,34 @@ def test_a_plans_variables_cannot_nest_as_deep_as_graphql_cores_bound() -> None:
     from api.graphql.transport import MAX_JSON_DEPTH
 
     assert MAX_JSON_DEPTH + 32 < MAX_NESTING_DEPTH
+
+
+def test_a_oneof_variable_without_exactly_one_key_is_refused_alike_on_every_request(
+    tmp_path: Path, runs: list[Any]
+) -> None:
+    # strawberry's `@oneOf` check raises from the input type's own coercion: a plan's
+    # variables must hand such a request back to strawberry's path, not fail it.
+    app = _app(tmp_path)
+
+    async def scenario() -> list[httpx.Response]:
+        async with serving(app) as http:
+            session, player, slot = await _player(http, {})
+            good = {"id": session, "t": player, "c": {"flipCard": {"player": "p1", "card": slot}}}
+            answers = [await http.post("/graphql", json={"query": FLIP, "variables": good})]
+            for command in ({}, {"endMaze": {}, "rollInitiative": True}):
+                sent = {**good, "c": command}
+                for _ in range(2):
+                    answers.append(
+                        await http.post("/graphql", json={"query": FLIP, "variables": sent})
+                    )
+            return answers
+
+    flipped, *refused = asyncio.run(scenario())
+    assert flipped.json()["data"]["sendCommand"]["__typename"] == "CommandResult"
+    for answer in refused:
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["data"] is None
+        assert [e["extensions"]["code"] for e in body["errors"]] == ["invalid_argument"], body
+        assert "exactly one key" in body["errors"][0]["message"]
+    assert [r.json() for r in refused[0::2]] == [r.json() for r in refused[1::2]]
