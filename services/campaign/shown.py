@@ -460,10 +460,12 @@ class CampaignCommandResult(Shown):
 
 
 class CampaignEventPage(Shown):
-    """A viewer's campaign events after a version, and the campaign's version."""
+    """A viewer's campaign events after a version, and the campaign's version; `next_after`
+    is the next page's `after` (null once read through)."""
 
     version: LongInt
     events: Events
+    next_after: LongInt | None
 
 
 class CampaignTickPage(Shown):
@@ -490,9 +492,8 @@ def shown_result(result: dict[str, Any]) -> CampaignCommandResult:
 
 def shown_page(page: dict[str, Any]) -> CampaignEventPage:
     """The typed form of an event page."""
-    return CampaignEventPage(
-        version=page["version"], events=[shown_event(e) for e in page["events"]]
-    )
+    events = [shown_event(e) for e in page["events"]]
+    return CampaignEventPage(version=page["version"], events=events, next_after=page["next_after"])
 
 
 def shown_ticks(page: dict[str, Any]) -> CampaignTickPage:

@@ -585,10 +585,12 @@ class CommandResult(Shown):
 
 
 class SessionEventPage(Shown):
-    """A viewer's events after a version, and the session's version."""
+    """A viewer's events after a version, and the session's version; `next_after`
+    is the next page's `after` (null once read through)."""
 
     version: LongInt
     events: Events
+    next_after: LongInt | None
 
 
 def shown_look(looked: dict[str, Any]) -> SessionView:
@@ -608,7 +610,7 @@ def shown_result(result: dict[str, Any], gm: bool) -> CommandResult:
 def shown_page(page: dict[str, Any]) -> SessionEventPage:
     """The typed form of `history`'s answer."""
     events = [shown_event(e) for e in page["events"]]
-    return SessionEventPage(version=page["version"], events=events)
+    return SessionEventPage(version=page["version"], events=events, next_after=page["next_after"])
 
 
 # Every stored event type has its model (checked at import: a new event needs one).

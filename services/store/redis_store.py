@@ -171,11 +171,17 @@ class RedisEventStore:
         return int(length)
 
     def read(
-        self, stream: str, from_version: int = 1, limit: int | None = None
+        self,
+        stream: str,
+        from_version: int = 1,
+        limit: int | None = None,
+        max_bytes: int | None = None,
     ) -> list[RecordedEvent]:
-        """The stream's events from `from_version` (inclusive), in order."""
+        """The stream's events from `from_version` (inclusive), in order: at most `limit`,
+        and (`max_bytes`) those whose data takes at most that many bytes as stored, and
+        always the first."""
         entries: Any = self.client.xrange(*self.read_call(stream, from_version), count=limit)
-        return recorded_from_stream(stream, entries)
+        return recorded_from_stream(stream, entries, max_bytes)
 
     def read_call(self, stream: str, from_version: int = 1) -> tuple[str, str, str]:
         """XRANGE's key, start and end for `read`."""
@@ -391,8 +397,19 @@ def snapshot_fields(snapshot: Snapshot) -> dict[Any, Any]:
     return {"version": snapshot.version, "state": body}
 
 
-def recorded_from_stream(stream: str, entries: Any) -> list[RecordedEvent]:
-    """A stream's XRANGE entries as recorded events."""
+def recorded_from_stream(
+    stream: str, entries: Any, max_bytes: int | None = None
+) -> list[RecordedEvent]:
+    """A stream's XRANGE entries as recorded events; with `max_bytes`, those whose data
+    takes at most that many bytes as stored, and always the first (the rest are not
+    decoded)."""
+    if max_bytes is not None:
+        size = 0
+        for taken, (_, fields) in enumerate(entries):
+            size += len(fields[b"data"])
+            if size > max_bytes and taken:
+                entries = entries[:taken]
+                break
     return [_recorded_from_stream(stream, eid, fields) for eid, fields in entries]
 
 

@@ -77,11 +77,10 @@ class Table:
         while True:
             response = self.get("/events", token, after=after, limit=200)
             assert response.status_code == 200, response.text
-            page = response.json()["events"]
-            if not page:
+            out += response.json()["events"]
+            after = response.json()["next_after"]
+            if after is None:
                 return out
-            out += page
-            after = page[-1]["version"]
 
     def send(self, command: dict[str, Any], token: str | None = None) -> dict[str, Any]:
         """Send as the command's own player (or the GM), expecting success."""
@@ -246,6 +245,30 @@ def test_players_and_spectators_never_see_an_unrevealed_card(client: httpx.Clien
     assert_no_hidden_card(table, outputs)
     gm_text = json.dumps(table.events(table.gm), ensure_ascii=False)
     assert '"c01"' in gm_text  # the GM's feed does carry card identities
+
+
+def test_a_page_of_large_events_stops_at_its_bytes_and_next_after_reads_on(
+    client: httpx.Client,
+) -> None:
+    # A table roll of 1000 dice is stored as tens of KB: a page's price pays for a
+    # bounded number of stored bytes, however few events hold them.
+    table = Table(client)
+    before = table.get("/events", table.gm).json()["version"]
+    rolls = 16  # about 6 KB stored each: more than a 100-event page's 64 KiB
+    for _ in range(rolls):
+        table.send({"type": "RollDice", "expression": "1000d10000", "visibility": "gm"}, table.gm)
+    first = table.get("/events", table.gm, after=before, limit=100).json()
+    assert 1 <= len(first["events"]) < rolls
+    assert first["next_after"] == first["events"][-1]["version"]
+    versions, after = [], before
+    while after is not None:
+        page = table.get("/events", table.gm, after=after, limit=100).json()
+        versions += [e["version"] for e in page["events"]]
+        after = page["next_after"]
+    assert versions == list(range(before + 1, before + rolls + 1))
+    last = table.get("/events", table.spectator, after=before + rolls - 1, limit=100).json()
+    assert [e["version"] for e in last["events"]] == [before + rolls]
+    assert last["version"] == before + rolls and last["next_after"] is None
 
 
 def test_a_retried_command_with_its_command_id_is_recorded_once(client: httpx.Client) -> None:
