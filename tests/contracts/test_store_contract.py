@@ -256,7 +256,9 @@ def test_reading_a_stream_from_a_version(store: RedisEventStore) -> None:
     assert store.read("missing") == [] and store.version("missing") == 0
 
 
-def test_a_read_holds_at_most_its_bytes_of_stored_data_and_always_one_event(store: RedisEventStore) -> None:
+def test_a_read_holds_at_most_its_bytes_of_stored_data_and_always_one_event(
+    store: RedisEventStore,
+) -> None:
     # Each stored body is {"i":N,"pad":"xxxxxxxxxx"}: 26 bytes for N < 10.
     store.append(
         "b", [NewEvent(str(uuid.uuid4()), "Padded", {"i": i, "pad": "x" * 10}) for i in range(8)]
