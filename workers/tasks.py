@@ -9,6 +9,7 @@ from celery import chord
 from celery.result import AsyncResult
 
 from infra.settings import Settings
+from services.jsoncodec import STORED
 from services.sim.runner import SimulationSpec, play_checkpointed, shard_sizes
 from services.sim.stats import Tally
 from services.sim.tuner import TuningPlan, report
@@ -55,7 +56,7 @@ def run_shard(job: str, index: int, fail: bool = False) -> dict[str, Any]:
     raw = store.r.hget(f"sim:job:{job}", "spec")
     if raw is None:
         raise ShardFailed(f"unknown job {job}")
-    spec = SimulationSpec.model_validate_json(raw)
+    spec = SimulationSpec.model_validate_json(raw, context=STORED)  # accepted when queued
     size = shard_sizes(spec.games, int(store.r.hget(f"sim:job:{job}", "shards") or 1))[index]
     store.set_status(job, "running")
     tally = play_checkpointed(
@@ -92,7 +93,7 @@ def run_tuning(job: str) -> dict[str, Any]:
         raise ShardFailed(f"unknown job {job}")
     if store.status(job) in TERMINAL:
         return {"job": job, "skipped": store.status(job)}
-    spec = SimulationSpec.model_validate_json(raw)
+    spec = SimulationSpec.model_validate_json(raw, context=STORED)  # accepted when queued
     plan = TuningPlan.model_validate(store.plan(job))
     store.set_status(job, "running")
     try:

@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute, Route
 from api.usecases.run import call_of
 from api.usecases.simulations import ChartNotReady, jobs_of, owned, sweep_of
 from api.usecases.table import Call
+from services.jsoncodec import STORED
 from services.sim.chart import escape_rate_svg
 from services.sim.runner import SimulationSpec
 from workers.client import key
@@ -32,7 +33,9 @@ def chart(call: Call, job: str) -> str:
         points.append((dc, float(summary["escape_rate"]), float(low), float(high)))
     if not points:
         raise ChartNotReady("this simulation was started without a chart sweep")
-    spec = SimulationSpec.model_validate_json(jobs.r.hget(key(job), "spec") or b"{}")
+    spec = SimulationSpec.model_validate_json(
+        jobs.r.hget(key(job), "spec") or b"{}", context=STORED
+    )
     title = f"{spec.maze().name}: {spec.policy}, {len(spec.party)} runners"
     return escape_rate_svg(points, title)
 

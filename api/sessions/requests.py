@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field, TypeAdapter, model_validator
+from pydantic import BaseModel, Discriminator, Field, Tag, TypeAdapter, model_validator
 
 from api.models import Frozen
 from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
@@ -85,12 +85,44 @@ _NAMED_PROFILE: TypeAdapter[FiveEProfile | TheMazeProfile | MazeRatsProfile] = T
 )
 
 
+SystemName = Literal["5e", "the_maze", "maze_rats"]
+
+
+def _profile_shape(value: Any) -> str | None:
+    """Which kind of profile `value` is by its shape: an object with `system` is a named
+    system's, one without it a CheckProfile, a string a system's name. Validated as that
+    kind alone, a bad profile is refused for what is wrong with it (`'d66' is not dice
+    notation`, at `profile.CheckProfile.stats.STR`), not first for the other kinds it is
+    not (pydantic's "Unable to extract tag using discriminator 'system'")."""
+    if isinstance(value, dict):
+        return "NamedProfile" if "system" in value else "CheckProfile"
+    if isinstance(value, str):
+        return "SystemName"
+    if isinstance(value, BaseModel):
+        return "CheckProfile" if isinstance(value, CheckProfile) else "NamedProfile"
+    return None
+
+
+# The tags are the members' names, as pydantic's own union locations spell them.
+MemberProfile = Annotated[
+    Annotated[NamedProfile, Tag("NamedProfile")]
+    | Annotated[CheckProfile, Tag("CheckProfile")]
+    | Annotated[SystemName, Tag("SystemName")],
+    Discriminator(
+        _profile_shape,
+        custom_error_type="profile_type",
+        custom_error_message="a profile is an object (a CheckProfile, or a named system's "
+        "with `system`) or a system's name",
+    ),
+]
+
+
 class MemberSpec(Frozen):
     """A party member: id, name, and a CheckProfile, a named system's profile, or d20s."""
 
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
     name: str = Field(min_length=1, max_length=100)
-    profile: NamedProfile | CheckProfile | Literal["5e", "the_maze", "maze_rats"] | None = None
+    profile: MemberProfile | None = None
 
     def to_domain(self) -> PartyMember:
         """The engine's party member."""

@@ -4,7 +4,7 @@ Everything here is pure: randomness comes in as an `Rng`, time as an argument.
 """
 
 from services.dice.ast import Expression
-from services.dice.distribution import Quote, probability, quote
+from services.dice.distribution import Quote, check_rollable, probability, quote
 from services.dice.errors import (
     DiceError,
     DiceEvaluationError,
@@ -41,6 +41,7 @@ __all__ = [
     "SimRng",
     "SystemRng",
     "VectorRng",
+    "check_rollable",
     "dice_thrown",
     "new_seed",
     "parse",

@@ -40,6 +40,12 @@ def check_expression(expr: Expression, limits: Limits) -> None:
         _bounds(root, limits)
 
 
+def value_bounds(node: Node, limits: Limits) -> tuple[int, int]:
+    """(smallest, largest) value node can take with `/` as floor division (explosions at
+    their cap); refuses, like `check_expression`, a value that could grow too large."""
+    return _bounds(node, limits)
+
+
 def _refuse(node: Node) -> DiceLimitError:
     return DiceLimitError(
         f"the value at position {node.pos} could exceed {MAX_VALUE} in magnitude",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, reduce
@@ -24,8 +25,8 @@ from services.dice.ast import (
     children,
     dice_terms,
 )
-from services.dice.bounds import check_expression
-from services.dice.errors import DiceEvaluationError
+from services.dice.bounds import check_expression, value_bounds
+from services.dice.errors import DiceEvaluationError, DiceLimitError, DistributionUnsupported
 from services.dice.exact import (
     Budget,
     Dist,
@@ -120,8 +121,13 @@ def _dist(node: Node, limits: Limits, eps: float, budget: Budget) -> Dist:
     return reduce(lambda a, b: pairwise(a, b, fn, interval, budget), dists)
 
 
+def _can_be_zero(d: Dist | QDist) -> bool:
+    """Whether 0 is among a distribution's values, or within its unenumerated tail."""
+    return 0 in d.pmf or bool(d.tail and d.tlo <= 0 <= d.thi)
+
+
 def _refuse_zero_divisor(d: Dist | QDist, pos: int) -> None:
-    if 0 in d.pmf or (d.tail and d.tlo <= 0 <= d.thi):
+    if _can_be_zero(d):
         raise DiceEvaluationError(
             f"the divisor at position {pos} can be 0, so the expression has no distribution",
             code="division_by_zero",
@@ -187,6 +193,71 @@ def _qdist(node: Node, limits: Limits, eps: float, budget: Budget) -> QDist:
 def _exact_div(x: Rational, y: Rational) -> Rational:
     q = Fraction(x) / y
     return q.numerator if q.denominator == 1 else q
+
+
+def check_rollable(expression: str | Expression, limits: Limits = DEFAULT_LIMITS) -> Expression:
+    """Refuse an expression that parses but can fail when rolled; return it parsed.
+
+    For expressions kept to be rolled later (a party member's profile, a labyrinth's
+    tables): a roll that fails in play stops the game at that roll, where refusing the
+    expression when it is given names the field to fix. Two failures can be told from
+    the AST: the roller's own price check (`too_many_dice`, `value_too_large`: every
+    roll fails) and a divisor that can be 0 (`division_by_zero`: some rolls fail).
+    The divisor test is the one `probability` makes (`_can_be_zero` on the divisor's
+    exact distribution), run on each divisor alone, so an expression whose whole
+    distribution is too large to compute is still checked. A divisor whose own
+    distribution is too large falls back on its value bounds (`bounds.py`, sound for
+    floor division); inside floor/ceil/round, where division is exact and those bounds
+    do not hold, it is refused as not shown to be nonzero. Explosion and reroll caps
+    are not counted: the parser already refuses a die that could plausibly reach them.
+    """
+    expr = parse(expression, limits) if isinstance(expression, str) else expression
+    check_expression(expr, limits)
+    eps = limits.tail_bound / max(1, sum(d.count for d in dice_terms(expr.root)))
+    budget = Budget(limits.max_cost, limits.max_support)
+    for divisor, exact in _divisors(expr.root, exact=False):
+        if isinstance(divisor, Num):
+            if divisor.value == 0:
+                raise _zero_divisor(divisor.pos, "is 0")
+            continue
+        try:
+            estimate(divisor, limits, eps)
+            d = (
+                _qdist(divisor, limits, eps, budget)
+                if exact
+                else _dist(divisor, limits, eps, budget)
+            )
+        except (DiceLimitError, DistributionUnsupported):
+            if exact:
+                raise _zero_divisor(
+                    divisor.pos, "could not be shown never to be 0 (too many values to check)"
+                ) from None
+            lo, hi = value_bounds(divisor, limits)
+            if lo <= 0 <= hi:
+                raise _zero_divisor(divisor.pos, "can be 0") from None
+            continue
+        if _can_be_zero(d):
+            raise _zero_divisor(divisor.pos, "can be 0")
+    return expr
+
+
+def _zero_divisor(pos: int, why: str) -> DiceEvaluationError:
+    return DiceEvaluationError(
+        f"the divisor at position {pos} {why}, and a roll dividing by 0 fails; "
+        "write a divisor that cannot be 0 (max(1, ...), for one)",
+        code="division_by_zero",
+        position=pos,
+    )
+
+
+def _divisors(node: Node | Check, exact: bool) -> Iterator[tuple[Node, bool]]:
+    """Every divisor below node, with whether its division is exact (inside floor, ceil or
+    round, as the roller and `_qdist` evaluate it)."""
+    if isinstance(node, Product):
+        yield from ((sub, exact) for op, sub in node.rest if op == "/")
+    inner = exact or (isinstance(node, Call) and node.fn in ROUNDING)
+    for child in children(node):
+        yield from _divisors(child, inner)
 
 
 @dataclass(frozen=True, slots=True)

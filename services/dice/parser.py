@@ -403,7 +403,7 @@ class _Parser:
         if self.at("{"):
             values = self.face_list(pos)
             return "custom", len(values), values
-        sides_pos = self.i
+        # Refusals of the die point at the term (`pos`), as their messages say.
         sides = self.integer("the number of sides")
         if sides == 66 and self.at("t"):
             self.i += 1
@@ -413,20 +413,20 @@ class _Parser:
                 f"d66 at position {pos} is ambiguous: in tables it is a tens die and a units "
                 "die (11..66), elsewhere a 66-sided die. Write d66t for the tables' d66 or "
                 "d{1..66} for a 66-sided die",
-                position=sides_pos,
+                position=pos,
                 expected=["d66t", "d{1..66}"],
             )
         if sides > lim.max_sides:
             raise DiceLimitError(
                 f"a d{sides} at position {pos}; dice may have at most {lim.max_sides} sides",
                 code="too_many_sides",
-                position=sides_pos,
+                position=pos,
             )
         if sides < 2:
             raise DiceValueError(
                 f"a die needs at least 2 sides (d{sides} at position {pos})",
                 code="invalid_dice",
-                position=sides_pos,
+                position=pos,
             )
         return "standard", sides, ()
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import pairwise
 from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from services.dice import DiceError, parse
-from services.dice.ast import Check
+from services.labyrinth.expressions import RolledTotal
 from services.labyrinth.vocab import TrapEffect
 
 Variant = Literal["v1", "v2"]
@@ -21,18 +19,6 @@ TABLE_ROWS = 1_000
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-# Cached: every load of a session revalidates its definition and profiles.
-@lru_cache(maxsize=1024)
-def _die_expression(value: str) -> str:
-    try:
-        parsed = parse(value)
-    except DiceError as exc:
-        raise ValueError(f"{value!r} is not dice notation: {exc.message}") from exc
-    if isinstance(parsed.root, Check):
-        raise ValueError(f"{value!r} must be a total, not a check")
-    return value
 
 
 class DeckCounts(_Model):
@@ -59,14 +45,9 @@ class TrapEntry(_Model):
     effect: TrapEffect = TrapEffect.CUSTOM
     text: str = Field(default="", max_length=1000)
     save_dc_offset: int = Field(default=2, ge=-30, le=30)
-    damage: str = "1d12"
+    damage: RolledTotal = "1d12"
     sleep_turns: int = Field(default=2, ge=0, le=20)
     monster_on_top: bool = False
-
-    @field_validator("damage")
-    @classmethod
-    def _damage_ok(cls, value: str) -> str:
-        return _die_expression(value)
 
 
 class MonsterEntry(_Model):
@@ -75,17 +56,11 @@ class MonsterEntry(_Model):
     low: int = Field(ge=-TABLE_FACES, le=TABLE_FACES)
     high: int = Field(ge=-TABLE_FACES, le=TABLE_FACES)
     name: str = Field(min_length=1, max_length=100)
-    initiative: str = "1d20"
-
-    @field_validator("initiative")
-    @classmethod
-    def _initiative_ok(cls, value: str) -> str:
-        return _die_expression(value)
+    initiative: RolledTotal = "1d20"
 
 
-def _check_ranges(die: str, rows: list[tuple[int, int]]) -> None:
+def _check_ranges(rows: list[tuple[int, int]]) -> None:
     """Each row's range is non-empty and no two overlap (sorted: no face is enumerated)."""
-    _die_expression(die)
     for low, high in rows:
         if low > high:
             raise ValueError(f"range {low}-{high} is empty")
@@ -98,24 +73,24 @@ def _check_ranges(die: str, rows: list[tuple[int, int]]) -> None:
 class TrapTable(_Model):
     """The die rolled and its rows; a roll outside every row rolls again."""
 
-    die: str = "1d6"
+    die: RolledTotal = "1d6"
     entries: tuple[TrapEntry, ...] = Field(min_length=1, max_length=TABLE_ROWS)
 
     @model_validator(mode="after")
     def _ranges(self) -> Self:
-        _check_ranges(self.die, [(e.low, e.high) for e in self.entries])
+        _check_ranges([(e.low, e.high) for e in self.entries])
         return self
 
 
 class MonsterTable(_Model):
     """The die rolled for the monster met in an encounter and its rows."""
 
-    die: str = "1d6"
+    die: RolledTotal = "1d6"
     entries: tuple[MonsterEntry, ...] = Field(min_length=1, max_length=TABLE_ROWS)
 
     @model_validator(mode="after")
     def _ranges(self) -> Self:
-        _check_ranges(self.die, [(e.low, e.high) for e in self.entries])
+        _check_ranges([(e.low, e.high) for e in self.entries])
         return self
 
 

@@ -13,8 +13,9 @@ class LabyrinthError(DomainError):
 
 
 # Stable codes, one per rule that can refuse a command or a definition.
+# A definition or profile that does not validate never reaches a rule: it is refused with
+# the request (`constraint_violation`, docs/PROTOCOL.md), so no code of its own is here.
 INVALID_DEFINITION = "invalid_definition"
-INVALID_PROFILE = "invalid_profile"
 NOT_STARTED = "not_started"
 ALREADY_STARTED = "already_started"
 INITIATIVE_PENDING = "initiative_pending"

@@ -7,12 +7,10 @@ to a dice expression. Default mappings for The Maze and Maze Rats are in docs/RU
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from services.dice import DiceError, parse
-from services.dice.ast import Check
+from services.labyrinth.expressions import CheckTotal
 
 
 class Stat(StrEnum):
@@ -25,18 +23,6 @@ class Stat(StrEnum):
     CHA = "CHA"
 
 
-# Cached: every load of a session revalidates its definition and profiles.
-@lru_cache(maxsize=1024)
-def _plain(expression: str) -> str:
-    try:
-        parsed = parse(expression)
-    except DiceError as exc:
-        raise ValueError(f"{expression!r} is not dice notation: {exc.message}") from exc
-    if isinstance(parsed.root, Check):
-        raise ValueError(f"{expression!r} must be a total, not a check (the DC is the maze's)")
-    return expression
-
-
 def _d20_stats() -> dict[Stat, str]:
     return {stat: "1d20" for stat in Stat}
 
@@ -46,26 +32,21 @@ class CheckProfile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    stats: dict[Stat, str] = Field(
+    stats: dict[Stat, CheckTotal] = Field(
         default_factory=_d20_stats,
         description="A dice expression (a total) for every stat.",
         json_schema_extra={"required": [s.value for s in Stat]},
     )
-    initiative: str = "1d20"
-    disarm: str = "1d20"
+    initiative: CheckTotal = "1d20"
+    disarm: CheckTotal = "1d20"
 
     @field_validator("stats")
     @classmethod
-    def _stats_are_totals(cls, value: dict[Stat, str]) -> dict[Stat, str]:
+    def _every_stat(cls, value: dict[Stat, str]) -> dict[Stat, str]:
         missing = [s.value for s in Stat if s not in value]
         if missing:
             raise ValueError(f"missing stats: {', '.join(missing)}")
-        return {stat: _plain(expr) for stat, expr in value.items()}
-
-    @field_validator("initiative", "disarm")
-    @classmethod
-    def _is_total(cls, value: str) -> str:
-        return _plain(value)
+        return value
 
     def expression(self, stat: Stat) -> str:
         """The expression rolled for a check of `stat`."""

@@ -136,6 +136,16 @@ def test_ambiguous_spellings_name_both_readings(client: httpx.Client) -> None:
     assert problem["expected"] == ["d66t", "d{1..66}"]
 
 
+@pytest.mark.parametrize(("expression", "position"), [("d66", 0), ("1d6+d66", 4)])
+def test_an_ambiguous_d66_reports_the_position_its_message_names(
+    client: httpx.Client, expression: str, position: int
+) -> None:
+    """0-based, as every other code: the field used to say one more than the message."""
+    body = client.post("/v1/dice/roll", json={"expression": expression}).json()
+    assert body["code"] == "ambiguous_notation" and body["position"] == position
+    assert f"at position {position}" in body["detail"]
+
+
 def test_an_unsupported_exploding_drop_is_a_distribution_problem(client: httpx.Client) -> None:
     response = client.post("/v1/dice/probability", json={"expression": "4d6!dl1"})
     assert response.status_code == 422

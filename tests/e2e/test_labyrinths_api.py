@@ -112,3 +112,45 @@ def test_the_labyrinth_rule_settings_are_taken_and_checked_where_a_maze_is_given
         "/graphql", json={"query": mutation, "variables": {"d": bad, "p": four}}
     ).json()
     assert answer["data"]["createSession"] == {"__typename": "Problem", "code": "invalid_request"}
+
+
+def test_a_table_expression_that_can_divide_by_zero_is_a_problem_not_a_dead_card(
+    client: httpx.Client,
+) -> None:
+    """`trap_table.die: "1d6/0"` used to validate, then fail `division_by_zero` on every
+    trap card revealed; it is refused where it is given, naming the field."""
+    trap = {"die": "1d6/0", "entries": [{"low": 1, "high": 6, "name": "Pit"}]}
+    monster = {"entries": [{"low": 1, "high": 6, "name": "Ogre", "initiative": "1d20/0"}]}
+    for changes, field in (
+        ({"trap_table": trap}, "trap_table.die"),
+        ({"monster_table": monster}, "monster_table.entries.0.initiative"),
+    ):
+        definition = {**CUSTOM, **changes}
+        bad = client.post("/v1/labyrinths/validate", json={"definition": definition}).json()
+        assert not bad["valid"] and bad["problems"][0]["field"] == field, bad
+        assert "(division_by_zero)" in bad["problems"][0]["message"]
+        party = [{"id": "p1", "name": "Ash"}]
+        started = client.post("/v1/sessions", json={"definition": definition, "party": party})
+        assert started.status_code == 422 and started.json()["code"] == "constraint_violation"
+        loc = ["definition", *(int(p) if p.isdigit() else p for p in field.split("."))]
+        assert started.json()["errors"][0]["loc"] == loc, started.text
+
+
+def test_a_profile_is_refused_for_what_is_wrong_with_it(client: httpx.Client) -> None:
+    """A CheckProfile's bad expression is named at its stat (no "Unable to extract tag
+    using discriminator 'system'" first); one a roll can fail on is refused with it."""
+    stats = dict.fromkeys(("STR", "DEX", "INT", "WIS", "CHA"), "1d20")
+    for profile, loc, says in (
+        ({"stats": {**stats, "STR": "d66"}}, ["stats", "STR"], "is not dice notation"),
+        ({"stats": stats, "disarm": "1d20/(1d2-1)"}, ["disarm"], "(division_by_zero)"),
+        ({"stats": stats, "initiative": "1d6/(1d2-1)"}, ["initiative"], "(division_by_zero)"),
+    ):
+        party = [{"id": "p1", "name": "Ash", "profile": profile}]
+        refused = client.post(
+            "/v1/sessions", json={"preset": "enchanted_forest_v2", "party": party}
+        )
+        assert refused.status_code == 422, refused.text
+        body = refused.json()
+        assert body["code"] == "constraint_violation" and len(body["errors"]) == 1, body
+        assert body["errors"][0]["loc"] == ["party", 0, "profile", "CheckProfile", *loc]
+        assert says in body["errors"][0]["msg"]

@@ -230,6 +230,25 @@ def test_plain_d66_is_refused_with_both_explicit_spellings() -> None:
         assert error.expected == ["d66t", "d{1..66}"]
 
 
+@pytest.mark.parametrize(
+    ("text", "code", "position"),
+    [
+        ("d66", "ambiguous_notation", 0),
+        ("1d6+d66", "ambiguous_notation", 4),
+        ("1d20000", "too_many_sides", 0),
+        ("1d6+d0", "invalid_dice", 4),
+    ],
+)
+def test_a_refused_die_reports_the_position_its_message_names(
+    text: str, code: str, position: int
+) -> None:
+    """The `position` field and the message agree, 0-based (the term's start), as every
+    other code's do; `d66`'s field used to point one past it, at the sides."""
+    error = refused(text, code)
+    assert error.position == position
+    assert f"at position {position}" in error.message
+
+
 def test_d66t_reads_a_tens_die_and_a_units_die() -> None:
     """ "`d66` as the tables convention (a tens die and a units die, values 11..66)." """
     r = roll("d66t", Scripted(14))  # the 14th of 36 faces: tens 3, units 2
