@@ -268,7 +268,7 @@ class Bench:
                 for events in rounds:
                     pipe = client.pipeline(transaction=False)
                     for i, e in enumerate(events):
-                        args: list[Any] = [name, stream.version + i, 1, e.id, e.type, e.body()]
+                        args: list[Any] = [name, stream.version + i, 1, "", e.id, e.type, e.body()]
                         script(keys=keys, args=args, client=pipe)
                     replies: list[Any] = pipe.execute()
                     for reply in replies:

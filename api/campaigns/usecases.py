@@ -10,9 +10,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from api.campaigns.requests import MAX_ADVANCE, Advance, CreateCampaign
 from api.problems import InvalidRequest
-from api.tables.access import scoped_command_id
+from api.tables.access import command_fingerprint, scoped_command_id
 from api.tables.kind import MAX_PAGE, Kind
 from api.tables.revocation import now_ms
 from api.tables.tokens import Forbidden, RoleToken
@@ -121,15 +123,19 @@ def send(
     what: str = "send this command",
     seen_version: int | None = None,
     command_id: str | None = None,
+    request: BaseModel | None = None,
     clock: CampaignClock | None = None,
     guard: Guard | None = None,
 ) -> dict[str, Any]:
     """Run the command `build` makes from the current state, as the token allows.
 
-    `actor` is the runner a player may act for (None: the GM's alone). With `clock`, the
-    campaign is rescheduled after the command (cadence changes, the end). `guard`: the
-    token's revocation check, made by the append (never for a removal, which revokes the
-    runner's tokens before it appends: its token is checked before).
+    `actor` is the runner a player may act for (None: the GM's alone). `request` is the
+    body the command was sent as: a `command_id` is recorded with its fingerprint (the
+    domain command is no fingerprint: a retry may build another, with a fresh run id or
+    the time of its own arrival). With `clock`, the campaign is rescheduled after the
+    command (cadence changes, the end). `guard`: the token's revocation check, made by
+    the append (never for a removal, which revokes the runner's tokens before it
+    appends: its token is checked before).
     """
     authorize(grant, actor, what)
     campaign_id = CAMPAIGNS.table_id(grant)
@@ -141,13 +147,15 @@ def send(
         # Before the removal: the runner's tokens stop working the moment they leave.
         revocations = Revocations(campaigns.store.client, campaigns.store.keys)
         revocations.revoke(campaigns.stream(campaign_id), f"member:{command.runner}", now_ms())
+    key = scoped_command_id(grant, command_id)
     done = campaigns.execute(
         campaign_id,
         command,
         SystemRng(),
         seen_version=seen_version,
-        command_id=scoped_command_id(grant, command_id),
+        command_id=key,
         guard=guard,
+        fingerprint=None if key is None or request is None else command_fingerprint(request),
     )
     if clock is not None:
         clock.reschedule(campaign_id, done.state, version=done.version)

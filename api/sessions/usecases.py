@@ -13,7 +13,7 @@ from typing import Any
 
 from api.sessions.commands import GmCommand, PlayerCommand, authorize
 from api.sessions.requests import CreateSession
-from api.tables.access import scoped_command_id
+from api.tables.access import command_fingerprint, scoped_command_id
 from api.tables.kind import Kind
 from api.tables.revocation import now_ms
 from api.tables.tokens import RoleToken, SessionNotFound
@@ -154,13 +154,15 @@ def _arguments(
     grant: RoleToken, command: PlayerCommand | GmCommand, guard: Guard | None
 ) -> dict[str, Any]:
     """`execute`'s arguments for a command the token sends."""
+    command_id = scoped_command_id(grant, command.command_id)
     return {
         "session_id": grant.session_id,
         "command": command.to_domain(),
         "rng": SystemRng(),
         "seen_version": command.seen_version,
-        "command_id": scoped_command_id(grant, command.command_id),
+        "command_id": command_id,
         "guard": guard,
+        "fingerprint": None if command_id is None else command_fingerprint(command),
     }
 
 

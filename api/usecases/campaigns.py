@@ -117,6 +117,7 @@ def command(
             what=what,
             seen_version=getattr(inner, "seen_version", None),
             command_id=getattr(inner, "command_id", None),
+            request=inner,
             clock=_clock(call) if reschedule else None,
             guard=call.guard,
         )

@@ -235,10 +235,12 @@ class AsyncEventStore:
         events: Sequence[NewEvent],
         expected_version: int = ANY,
         guard: Guard | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult:
         """RedisEventStore.append, awaited."""
         store = self.store
-        keys, args = store.append_call(stream, triples(stream, events), expected_version, guard)
+        batch = triples(stream, events)
+        keys, args = store.append_call(stream, batch, expected_version, guard, fingerprint)
         reply = await self._run_script(store.script, keys, args)
         return store.appended(stream, expected_version, guard, reply)
 

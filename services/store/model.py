@@ -66,6 +66,9 @@ class RecordedEvent:
     id: str
     type: str
     data: dict[str, Any]
+    # The first event of a batch recorded with a fingerprint (which command recorded it,
+    # RedisEventStore.append) carries it, as read from its stream; not part of the event.
+    fingerprint: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,14 +90,19 @@ class RedisEventStore:
         events: Sequence[NewEvent],
         expected_version: int = ANY,
         guard: Guard | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult:
         """Append a batch atomically if the stream is at `expected_version` (ANY: always).
 
         Retrying an identical batch returns the positions it got the first time; a batch
         sharing only some ids with stored events is refused. With a `guard`, a revoked
-        role token's batch is refused first (`Revoked`), in the same script.
+        role token's batch is refused first (`Revoked`), in the same script. A
+        `fingerprint` (which command the batch records) is stored with it, and its ids
+        found stored under another one are refused (`IdempotencyConflict`): a command id
+        reused for another command, not a retry.
         """
-        return self._script_append(stream, triples(stream, events), expected_version, guard)
+        batch = triples(stream, events)
+        return self._script_append(stream, batch, expected_version, guard, fingerprint)
 
     def _script_append(
         self,
@@ -105,9 +110,10 @@ class RedisEventStore:
         batch: Sequence[tuple[str, str, str]],
         expected_version: int,
         guard: Guard | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult:
         """Run the append script on (id, type, JSON body) triples, as they are."""
-        keys, args = self.append_call(stream, batch, expected_version, guard)
+        keys, args = self.append_call(stream, batch, expected_version, guard, fingerprint)
         reply = self.run_script(self.script, keys, args)
         return self.appended(stream, expected_version, guard, reply)
 
@@ -121,6 +127,7 @@ class RedisEventStore:
         batch: Sequence[tuple[str, str, str]],
         expected_version: int,
         guard: Guard | None = None,
+        fingerprint: str | None = None,
     ) -> tuple[list[str], list[Any]]:
         """The append script's keys and arguments for (id, type, JSON body) triples."""
         k = self.keys
@@ -128,6 +135,7 @@ class RedisEventStore:
         args: list[Any] = [stream, expected_version, len(batch)]
         if self.cluster:
             args.append(shard)
+        args.append(fingerprint or "")
         for triple in batch:
             args += triple
         keys = [k.events(stream), k.ids(stream), *self._logs[shard]]
@@ -157,6 +165,10 @@ class RedisEventStore:
             raise WrongExpectedVersion(stream, expected_version, int(reply[1]), newer)
         if tag == "invalid":
             raise InvalidBatch(f"the store refused the batch: {_str(reply[1])}")
+        if tag == "other":
+            raise IdempotencyConflict(
+                "these event ids are already stored, recorded by another command"
+            )
         raise IdempotencyConflict(
             "some events of this batch are already stored, others are not"
             if tag == "partial"
@@ -448,6 +460,7 @@ def _text(fields: dict[bytes, bytes], name: str) -> str:
 
 
 def _recorded_from_stream(stream: str, eid: bytes, fields: dict[bytes, bytes]) -> RecordedEvent:
+    fingerprint = fields.get(b"command")
     return RecordedEvent(
         stream=stream,
         version=int(eid.split(b"-")[1]),
@@ -455,6 +468,7 @@ def _recorded_from_stream(stream: str, eid: bytes, fields: dict[bytes, bytes]) -
         id=_text(fields, "id"),
         type=_text(fields, "type"),
         data=read_json(fields[b"data"]),
+        fingerprint=None if fingerprint is None else fingerprint.decode(),
     )
 
 

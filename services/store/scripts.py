@@ -8,12 +8,21 @@ the common case a read of the index.
 KEYS: 1 the stream's events (Redis stream, ids 0-<version>), 2 its id index (hash
 event id → "version:position"), 3 the tenant's global log (ids 0-<position>), 4 the
 global position counter. ARGV: stream name, expected version (-1 any), event count,
-then id, type, data per event.
+the batch's fingerprint ('' for none), then id, type, data per event.
 
 On a Redis Cluster (`APPEND_SHARDED`), KEYS 3 and 4 are the stream's log shard and
-its counter (same slot as the stream), ARGV 4 is the shard's number, and the batch
-follows it; an event's position is `sequence * LOG_SHARDS + shard`, so positions are
-unique in the tenant and increase along each shard (and so along each stream).
+its counter (same slot as the stream), ARGV 4 is the shard's number, and the
+fingerprint and the batch follow it; an event's position is `sequence * LOG_SHARDS +
+shard`, so positions are unique in the tenant and increase along each shard (and so
+along each stream).
+
+A fingerprint says which command a batch records (services/store/sessions.py: a hash of
+the client's request, whose command id the event ids derive from). It is stored with
+the batch's first event (its stream entry's `command` field, written by the same XADD)
+and compared when the batch's ids are found stored: the same ids under another
+fingerprint are another command that reused the command id (`{"other"}`), not a retry.
+A stored batch without one (recorded before fingerprints, or by a caller that gives
+none) and a batch without one match anything: nobody can tell.
 
 A guarded append (a role token's command) has a fifth key, the stream's revocations
 hash (same slot), and after the batch the token's issue time (ms) and its scopes: the
@@ -21,7 +30,8 @@ script refuses the batch (`{"revoked"}`) when a scope's cutoff is at or after th
 time, before anything else is answered, so the check costs no round trip of its own.
 
 Replies: {"ok", v1, p1, v2, p2, ...} | {"dup", v1, p1, ...} | {"conflict", actual} |
-{"conflict", actual, entries} | {"partial"} | {"moved"} | {"revoked"} | {"invalid", why}.
+{"conflict", actual, entries} | {"partial"} | {"moved"} | {"other"} | {"revoked"} |
+{"invalid", why}.
 A conflict carries the stream's entries after the expected version (XRANGE) when the
 stream is ahead of it by at most `CONFLICT_EVENTS`: the writer catches up from them.
 
@@ -37,6 +47,8 @@ from services.store.keys import LOG_SHARDS
 _TEMPLATE = """
 local stream, expected, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local H, stride, offset = @HEAD@
+local fingerprint = ARGV[H]
+if fingerprint == '' then fingerprint = nil end
 local guarded = #KEYS == 5
 local size = n and H + n * 3
 if not n or n < 1 or (guarded and #ARGV < size + 2) or (not guarded and #ARGV ~= size) then
@@ -85,6 +97,15 @@ local function stored()
     reply[2 * i] = v
     reply[2 * i + 1] = tonumber(string.sub(known[i], sep + 1))
   end
+  -- The same ids: a retry of the command that recorded them, unless it recorded another
+  -- fingerprint (its first event's `command` field; none stored: cannot tell).
+  if fingerprint then
+    local entry = redis.call('XRANGE', KEYS[1], '0-' .. first, '0-' .. first)[1]
+    local fields = entry and entry[2] or {}
+    for j = 1, #fields, 2 do
+      if fields[j] == 'command' and fields[j + 1] ~= fingerprint then return {'other'} end
+    end
+  end
   return reply
 end
 local current = redis.call('XLEN', KEYS[1])
@@ -115,8 +136,13 @@ for i = 1, n do
   local base = H + (i - 1) * 3
   local version, s = current + i, sequence + i
   local position = s * stride + offset
-  redis.call('XADD', KEYS[1], '0-' .. version,
-    'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3], 'pos', position)
+  if i == 1 and fingerprint then
+    redis.call('XADD', KEYS[1], '0-' .. version, 'id', ARGV[base + 1], 'type', ARGV[base + 2],
+      'data', ARGV[base + 3], 'pos', position, 'command', fingerprint)
+  else
+    redis.call('XADD', KEYS[1], '0-' .. version,
+      'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3], 'pos', position)
+  end
   redis.call('XADD', KEYS[3], '0-' .. s,
     'stream', stream, 'version', version,
     'id', ARGV[base + 1], 'type', ARGV[base + 2], 'data', ARGV[base + 3])
@@ -150,7 +176,8 @@ return 1
 # many: a writer that far behind catches up without a read of its own.
 CONFLICT_EVENTS = 64
 _BOTH = _TEMPLATE.replace("@NEWER@", str(CONFLICT_EVENTS))
-# One Redis: the batch follows ARGV 3; position = the global counter.
-APPEND = _BOTH.replace("@HEAD@", "3, 1, 0")
-# A Redis Cluster: ARGV 4 is the stream's log shard; position = sequence * shards + shard.
-APPEND_SHARDED = _BOTH.replace("@HEAD@", f"4, {LOG_SHARDS}, tonumber(ARGV[4])")
+# One Redis: ARGV 4 is the fingerprint, the batch follows; position = the global counter.
+APPEND = _BOTH.replace("@HEAD@", "4, 1, 0")
+# A Redis Cluster: ARGV 4 is the stream's log shard, ARGV 5 the fingerprint; position =
+# sequence * shards + shard.
+APPEND_SHARDED = _BOTH.replace("@HEAD@", f"5, {LOG_SHARDS}, tonumber(ARGV[4])")

@@ -48,6 +48,7 @@ class AsyncStore(Protocol):
         events: Sequence[NewEvent],
         expected_version: int = ...,
         guard: Guard | None = None,
+        fingerprint: str | None = None,
     ) -> AppendResult: ...
     async def save_snapshot(self, snapshot: Snapshot) -> None: ...
 
@@ -223,17 +224,23 @@ class SessionService(Generic[S]):
         seen_version: int | None = None,
         command_id: str | None = None,
         guard: Guard | None = None,
+        fingerprint: str | None = None,
     ) -> Executed[S]:
         """Decide and record a command; domain errors propagate and record nothing.
 
         `command_id` makes a retried request idempotent: its events get ids derived
         from it, so resending it records nothing twice and answers what the first
         attempt recorded (`duplicate`), whether that attempt finished long ago, is
-        racing this one, or beat it to the append. A `guard` goes with the append
-        (RedisEventStore.append): a revoked token's command raises `Revoked`, and
-        `guard.checked` says whether the append script got to check it.
+        racing this one, or beat it to the append. Its `fingerprint` (the caller's hash
+        of the request: a retry's is the same) is recorded with the events, and a
+        command id found recorded under another one raises `IdempotencyConflict`: the id
+        was reused for another command, which must not pass for a retry. A `guard` goes
+        with the append (RedisEventStore.append): a revoked token's command raises
+        `Revoked`, and `guard.checked` says whether the append script got to check it.
         """
-        steps = self._execute(session_id, command, rng, seen_version, command_id, guard)
+        steps = self._execute(
+            session_id, command, rng, seen_version, command_id, guard, fingerprint
+        )
         return self._run(steps)
 
     async def aexecute(
@@ -246,10 +253,13 @@ class SessionService(Generic[S]):
         seen_version: int | None = None,
         command_id: str | None = None,
         guard: Guard | None = None,
+        fingerprint: str | None = None,
     ) -> Executed[S]:
         """`execute` on an asyncio store of the same Redis and tenant, in the event loop:
         the same steps, with no thread to hop to (the API's session commands)."""
-        steps = self._execute(session_id, command, rng, seen_version, command_id, guard)
+        steps = self._execute(
+            session_id, command, rng, seen_version, command_id, guard, fingerprint
+        )
         return await _arun(steps, store)
 
     def _execute(
@@ -260,8 +270,11 @@ class SessionService(Generic[S]):
         seen_version: int | None,
         command_id: str | None,
         guard: Guard | None,
+        fingerprint: str | None,
     ) -> Steps[Executed[S]]:
         stream = self.stream(session_id)
+        if command_id is None:
+            fingerprint = None  # nothing to tell apart: random ids are never retried
         agg = self.aggregate
         # A cached state is decided on first without reading the stream: the append is
         # conditional on its version, so one that other processes have moved on from is
@@ -290,7 +303,8 @@ class SessionService(Generic[S]):
                 # Looked up after the state was read: a command recorded before that read
                 # is found here, so a retry never decides again on a state that already
                 # holds its own events (nor reports that state as a version conflict).
-                done = yield from self._recorded(session_id, command_id)
+                # Recorded under another fingerprint: another command reused the id.
+                done = yield from self._recorded(session_id, command_id, fingerprint)
                 if done is not None:
                     return done
             if seen_version is not None and loaded.version != seen_version:
@@ -311,8 +325,9 @@ class SessionService(Generic[S]):
                 NewEvent(_event_id(command_id, i), *agg.encode_event(e))
                 for i, e in enumerate(events)
             ]
+            append = ("append", stream, batch, loaded.version, guard, fingerprint)
             try:
-                result: AppendResult = yield ("append", stream, batch, loaded.version, guard)
+                result: AppendResult = yield append
             except WrongExpectedVersion as exc:
                 # None of this batch's ids is stored (the script answers a duplicate
                 # first): another command moved the session on. With `seen_version`, the
@@ -326,16 +341,17 @@ class SessionService(Generic[S]):
                 caught_up = self._caught_up(stream, loaded, exc)
                 continue
             except IdempotencyConflict:
-                # A twin attempt recorded a batch of another length under these ids.
+                # A twin attempt recorded a batch of another length under these ids, or
+                # another command recorded them (then `_recorded` raises the conflict).
                 done = None
                 if command_id is not None:
-                    done = yield from self._recorded(session_id, command_id)
+                    done = yield from self._recorded(session_id, command_id, fingerprint)
                 if done is None:
                     raise
                 return done
             if result.duplicate:
                 if command_id is not None:
-                    done = yield from self._recorded(session_id, command_id)
+                    done = yield from self._recorded(session_id, command_id, fingerprint)
                     if done is not None:
                         return done
                 first = result.versions[0]
@@ -375,7 +391,9 @@ class SessionService(Generic[S]):
         """What a command id recorded (as a duplicate, with the current state), or None."""
         return self._run(self._recorded(session_id, command_id))
 
-    def _recorded(self, session_id: str, command_id: str) -> Steps[Executed[S] | None]:
+    def _recorded(
+        self, session_id: str, command_id: str, fingerprint: str | None = None
+    ) -> Steps[Executed[S] | None]:
         stream = self.stream(session_id)
         first: tuple[int, int] | None = yield ("lookup", stream, _event_id(command_id, 0))
         if first is None:
@@ -385,6 +403,8 @@ class SessionService(Generic[S]):
         version = first[0]
         while True:
             page: list[RecordedEvent] = yield ("read", stream, version, BATCH_PAGE)
+            if not found and page:
+                _same_command(page[0], fingerprint)
             for event in page:
                 if event.id != _event_id(command_id, len(found)):
                     return (yield from self._duplicate(session_id, found))
@@ -430,6 +450,16 @@ async def _arun(steps: Steps[T], store: AsyncStore) -> T:
     except StopIteration as done:
         result: T = done.value
         return result
+
+
+def _same_command(first: RecordedEvent, fingerprint: str | None) -> None:
+    """Refuse a command id whose first event another command recorded: the fingerprints
+    differ (none on either side, as before fingerprints were stored: cannot tell)."""
+    if fingerprint is not None and first.fingerprint not in (None, fingerprint):
+        raise IdempotencyConflict(
+            "this command_id was used for a different command: a retry resends the same "
+            "command; another command needs a new command_id"
+        )
 
 
 def _event_id(command_id: str | None, index: int) -> str:

@@ -4,6 +4,7 @@ on one session never corrupt it; a retried command is recorded once."""
 from __future__ import annotations
 
 import functools
+import inspect
 import random
 import threading
 import time
@@ -28,7 +29,13 @@ from services.labyrinth import (
     redact,
 )
 from services.labyrinth.codec import LabyrinthAggregate
-from services.store import RecordedEvent, RedisEventStore, WrongExpectedVersion
+from services.labyrinth.commands import RollDice
+from services.store import (
+    IdempotencyConflict,
+    RecordedEvent,
+    RedisEventStore,
+    WrongExpectedVersion,
+)
 from services.store.client import connect
 from services.store.sessions import SessionService
 from tests.contracts.drivers import DRIVERS, Loop, LoopDriven
@@ -206,6 +213,82 @@ def test_a_retried_command_is_recorded_once(service: SessionService) -> None:  #
     assert service.store.version(service.stream("r")) == first.version
 
 
+def test_a_command_id_reused_for_another_command_is_refused(
+    service: SessionService,  # type: ignore[type-arg]
+) -> None:
+    rng = SimRng("reused")
+    service.execute("u", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    service.execute("u", RollInitiative(), rng)
+    roll = RollDice(by=None, expression="1d6")
+    first = service.execute("u", roll, rng, command_id="same-id-01", fingerprint="roll")
+    before = service.load("u")
+    for seen in (None, first.version):  # found by the lookup before it is decided
+        with pytest.raises(IdempotencyConflict) as info:
+            service.execute(
+                "u", EndMaze(reason="x"), rng, seen_version=seen,
+                command_id="same-id-01", fingerprint="end",
+            )  # fmt: skip
+        assert info.value.code == "idempotency_conflict"
+    assert service.load("u") == before and before.state.phase == "turn"
+    again = service.execute("u", roll, rng, command_id="same-id-01", fingerprint="roll")
+    assert again.duplicate and [e.id for e in again.events] == [e.id for e in first.events]
+    # A caller that gives no fingerprint cannot be told apart: a retry, as before.
+    assert service.execute("u", EndMaze(reason="x"), rng, command_id="same-id-01").duplicate
+
+
+class Unlooked:
+    """A store (either driver's) whose first lookup misses: as if the first attempt of
+    the command recorded it just after this one looked, so the append finds its ids."""
+
+    def __init__(self, store: Any) -> None:
+        self.store, self.missed = store, False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def lookup(self, stream: str, event_id: str) -> Any:
+        if self.missed:
+            return self.store.lookup(stream, event_id)
+        self.missed = True
+        if inspect.iscoroutinefunction(self.store.lookup):
+            return _nothing()
+        return None
+
+
+async def _nothing() -> None:
+    return None
+
+
+def _unlooked(service: SessionService) -> None:  # type: ignore[type-arg]
+    if isinstance(service, LoopDriven):
+        service.astore = Unlooked(service.astore)  # type: ignore[assignment]
+    else:
+        service.store = Unlooked(service.store)  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("other", [EndMaze(reason="x"), RollDice(by=None, expression="2d6")])
+def test_a_reused_command_id_the_append_finds_stored_is_refused(
+    store: RedisEventStore, make: Make, other: Any
+) -> None:
+    rng = SimRng("appended")
+    first_service = make(store, cache_size=0)
+    first_service.execute("a", StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+    first_service.execute("a", RollInitiative(), rng)
+    roll = RollDice(by=None, expression="1d6")
+    first = first_service.execute("a", roll, rng, command_id="same-id-02", fingerprint="roll")
+    before = first_service.load("a")
+    late = make(store, cache_size=0)
+    _unlooked(late)
+    with pytest.raises(IdempotencyConflict):  # the script's `dup` (or `partial`) reply
+        late.execute("a", other, rng, command_id="same-id-02", fingerprint="other")
+    assert first_service.load("a") == before
+    twin = make(store, cache_size=0)
+    _unlooked(twin)  # the same command: a retry the append answers, as before
+    again = twin.execute("a", roll, rng, command_id="same-id-02", fingerprint="roll")
+    assert again.duplicate and [e.id for e in again.events] == [e.id for e in first.events]
+    assert first_service.load("a") == before
+
+
 def test_a_commands_decided_events_are_what_its_recorded_events_decode_to(
     service: SessionService,  # type: ignore[type-arg]
 ) -> None:
@@ -307,6 +390,48 @@ def test_a_command_retried_by_racing_clients_is_recorded_once(
         stored = service.store.read(service.stream(session), from_version=start.version + 1)
         assert [e.id for e in stored] == [e.id for e in recorded]  # recorded once
     assert raced == 5, f"only {raced} of {round_ + 1} rounds had overlapping attempts"
+
+
+def test_two_commands_racing_under_one_command_id_record_one_and_refuse_the_other(
+    service: SessionService,  # type: ignore[type-arg]
+    redis_url: str,
+    make: Make,
+) -> None:
+    raced, tenant = 0, service.store.keys.tenant
+    commands = {"roll": RollDice(by=None, expression="1d6"), "end": EndMaze(reason="x")}
+
+    def attempt(session: str, i: int) -> Any:
+        own = make(RedisEventStore(connect(redis_url), tenant))
+        own.load(session)
+        name = "roll" if i % 2 else "end"
+        return lambda: (
+            name,
+            own.execute(session, commands[name], SimRng(i), command_id="one-id", fingerprint=name),
+        )
+
+    for round_ in range(20):
+        if raced == 3:
+            break
+        session = f"tc{round_}"
+        rng = SimRng(session)
+        service.execute(session, StartMaze(definition=ENCHANTED_FOREST_V2, party=party(2)), rng)
+        start = service.execute(session, RollInitiative(), rng)
+        results = race(8, functools.partial(attempt, session))
+        first_end = min(end for _, end, _ in results)
+        raced += sum(began < first_end for began, _, _ in results) >= 2
+        outcomes = [o for _, _, o in results]
+        answered = [o for o in outcomes if not isinstance(o, Exception)]
+        refused = [o for o in outcomes if isinstance(o, Exception)]
+        assert all(isinstance(e, IdempotencyConflict) for e in refused), refused
+        # One command won: its attempts answer it (once not a duplicate), the other's
+        # four are all refused.
+        assert len(answered) == len(refused) == 4
+        assert len({name for name, _ in answered}) == 1
+        assert sum(not done.duplicate for _, done in answered) == 1
+        assert len({tuple(e.id for e in done.events) for _, done in answered}) == 1
+        stored = service.store.read(service.stream(session), from_version=start.version + 1)
+        assert [e.id for e in stored] == [e.id for e in answered[0][1].events]
+    assert raced == 3, f"only {raced} of {round_ + 1} rounds had overlapping attempts"
 
 
 def _two_instances(

@@ -204,6 +204,47 @@ def test_an_identical_batch_retried_three_times_is_stored_once(store: RedisEvent
     assert len(store.read_all()) == 4
 
 
+def test_a_batch_whose_ids_another_fingerprint_recorded_is_refused_and_writes_nothing(
+    store: RedisEventStore,
+) -> None:
+    # A command id reused for another command: the same ids (they derive from the id),
+    # another fingerprint. Refused wherever the script finds the ids: at the stream's
+    # version (claimed as checked), behind it (before the conflict), with ANY.
+    batch = events(2)
+    first = store.append("f", batch, expected_version=NO_STREAM, fingerprint="first-command")
+    head = store.head()
+    other = [NewEvent(e.id, "Other", {"other": True}) for e in batch]
+    for expected in (2, NO_STREAM, ANY):
+        for reused in (batch, other):
+            with pytest.raises(IdempotencyConflict) as info:
+                store.append("f", reused, expected_version=expected, fingerprint="other-command")
+            assert info.value.code == "idempotency_conflict"
+        # The same fingerprint is a retry, and so is a batch without one (nobody can tell).
+        for fingerprint in ("first-command", None):
+            again = store.append("f", batch, expected_version=expected, fingerprint=fingerprint)
+            assert again.duplicate
+            assert (again.versions, again.positions) == (first.versions, first.positions)
+    assert store.version("f") == 2 and store.head() == head
+    # The fingerprint is kept with the batch's first event, as the stream holds it.
+    assert [e.fingerprint for e in store.read("f")] == ["first-command", None]
+    later = store.append("f", events(1), expected_version=2, fingerprint="next-command")
+    step = store.keys.shards  # nothing claimed by the refusals: the log has no gap
+    assert later.versions == (3,) and later.positions == (first.positions[-1] + step,)
+
+
+def test_a_batch_stored_without_a_fingerprint_is_a_retry_of_any_fingerprint(
+    store: RedisEventStore,
+) -> None:
+    # Stored before fingerprints were (or by a caller that gives none): cannot tell.
+    batch = events(2)
+    first = store.append("n", batch)
+    for expected in (2, NO_STREAM):
+        again = store.append("n", batch, expected_version=expected, fingerprint="any-command")
+        assert again.duplicate and again.versions == first.versions
+    assert [e.fingerprint for e in store.read("n")] == [None, None]
+    assert store.version("n") == 2
+
+
 def test_a_guarded_batch_of_a_revoked_token_is_refused_first_and_writes_nothing(
     store: RedisEventStore,
 ) -> None:

@@ -576,6 +576,41 @@ def test_a_players_command_id_never_stands_in_for_a_downtime(client: httpx.Clien
     assert campaign.view()["downtime"] == 3
 
 
+def test_a_command_id_reused_for_another_command_is_a_409_over_rest_and_graphql(
+    client: httpx.Client,
+) -> None:
+    campaign = Campaign(client, supplies=10)
+    campaign.add("r1")
+    key = "same-id-01"
+    adjust = {"type": "supplies", "delta": 5, "command_id": key}
+    first = campaign.ok("POST", "/adjustments", json=adjust)
+    for method, path, body in (
+        ("POST", "/end", {"reason": "x", "command_id": key}),
+        ("POST", "/adjustments", {**adjust, "delta": 6}),
+        ("POST", "/rolls", {"expression": "1d6", "command_id": key}),
+    ):
+        reused = campaign.call(method, path, campaign.gm, json=body)
+        assert reused.status_code == 409, reused.text
+        assert reused.json()["code"] == "idempotency_conflict"
+    query = """mutation($id: ID!, $t: String!, $k: String) {
+      endCampaign(id: $id, token: $t, reason: "x", commandId: $k) {
+        __typename ... on CampaignCommandResult { duplicate } ... on Problem { code } } }"""
+    variables = {"id": campaign.id, "t": campaign.gm, "k": key}
+    body = client.post("/graphql", json={"query": query, "variables": variables}).json()
+    assert body["data"]["endCampaign"] == {"__typename": "Problem", "code": "idempotency_conflict"}
+    again = campaign.ok("POST", "/adjustments", json=adjust)
+    assert again["duplicate"] and again["events"] == first["events"]
+    looked = campaign.ok("GET", "")
+    assert looked["version"] == first["version"]
+    assert looked["view"]["supplies"] == 15 and looked["view"]["ended"] is False
+    # A retried run start is still a retry, though the server names the run afresh each
+    # time it builds the command (no `run` in the body): the request is the same.
+    start = {"runners": ["r1"], "command_id": "start-run-01"}
+    started = campaign.ok("POST", "/runs", json=start)
+    retried = campaign.ok("POST", "/runs", json=start)
+    assert retried["duplicate"] and retried["events"] == started["events"]
+
+
 def test_the_gm_renews_their_token_for_a_long_season(client: httpx.Client) -> None:
     campaign = Campaign(client)
     renewed = campaign.ok("POST", "/tokens", json={"role": "gm", "ttl_seconds": 30 * 86400})

@@ -281,6 +281,47 @@ def test_a_retried_command_with_its_command_id_is_recorded_once(client: httpx.Cl
     assert table.get("", table.gm).json()["version"] == first["version"]
 
 
+def test_a_command_id_reused_for_another_command_is_a_409_over_rest_and_graphql(
+    client: httpx.Client,
+) -> None:
+    table = Table(client)
+    key = f"same-{uuid.uuid4()}"
+    roll = {"type": "RollDice", "player": None, "expression": "1d6", "command_id": key}
+    first = table.send(roll)
+    end = {"type": "EndMaze", "reason": "x", "command_id": key}
+    for other in (end, {**roll, "expression": "2d6"}, {**roll, "seen_version": 0}):
+        reused = table.post("commands", other, table.gm)
+        assert reused.status_code == 409, reused.text
+        assert reused.json()["code"] == "idempotency_conflict"
+        assert "different command" in reused.json()["detail"]
+    query = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!, $k: String) {
+      sendCommand(id: $id, token: $t, command: $c, commandId: $k) {
+        __typename ... on CommandResult { duplicate version } ... on Problem { code } } }"""
+
+    def gql(command: dict[str, Any]) -> dict[str, Any]:
+        variables = {"id": table.id, "t": table.gm, "c": command_input(command), "k": key}
+        body = client.post("/graphql", json={"query": query, "variables": variables}).json()
+        assert "errors" not in body, body
+        sent: dict[str, Any] = body["data"]["sendCommand"]
+        return sent
+
+    assert gql(end) == {"__typename": "Problem", "code": "idempotency_conflict"}
+    # The same command is still a retry, whichever way it comes (`player` left out: its
+    # default, null, as the REST body spelled it).
+    retried = gql({"type": "RollDice", "expression": "1d6"})
+    assert retried == {
+        "__typename": "CommandResult",
+        "duplicate": True,
+        "version": first["version"],
+    }
+    again = table.send(roll)
+    assert again["duplicate"] and again["events"] == first["events"]
+    state = table.state()
+    assert (
+        state["phase"] == "turn" and table.get("", table.gm).json()["version"] == first["version"]
+    )
+
+
 def test_a_command_decided_on_a_stale_version_is_a_409(client: httpx.Client) -> None:
     table = Table(client)
     seen = table.get("", table.gm).json()["version"]
