@@ -15,8 +15,9 @@ from functools import lru_cache
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
+from services.jsoncodec import is_stored
 from services.markers import Named
 from services.maze.model import MazeModel
 
@@ -82,7 +83,12 @@ class WeeklyCadence(MazeModel):
 
     @field_validator("timezone")
     @classmethod
-    def _zone(cls, name: str) -> str:
+    def _zone(cls, name: str, info: ValidationInfo) -> str:
+        # The system's zone files hold `localtime`, the server's own zone: another server
+        # (another pod, a restored backup) would tick the campaign at other hours. Refused
+        # when given; a campaign stored with it still loads.
+        if name in _MACHINE_ZONES and not is_stored(info):
+            raise ValueError(f"{name!r} is the server's own time zone: give an IANA name")
         try:
             _zone_of(name)
         except (ZoneInfoNotFoundError, ValueError) as exc:
@@ -92,6 +98,9 @@ class WeeklyCadence(MazeModel):
 
 Cadence = Annotated[ManualCadence | IntervalCadence | WeeklyCadence, Field(discriminator="kind")]
 AnyCadence = ManualCadence | IntervalCadence | WeeklyCadence
+
+
+_MACHINE_ZONES = frozenset({"localtime", "posixrules"})
 
 
 @lru_cache(maxsize=512)

@@ -19,6 +19,7 @@ from services.campaign.cadence import (
     point_at,
     points_between,
 )
+from services.jsoncodec import STORED
 
 ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata"]
 
@@ -155,3 +156,15 @@ def test_an_interval_is_between_a_second_and_a_leap_year() -> None:
     for every in (0, 31_622_401):
         with pytest.raises(ValidationError):
             IntervalCadence(every_seconds=every)
+
+
+@pytest.mark.parametrize("zone", ["localtime", "posixrules", "Mars/Olympus", ""])
+def test_a_weekly_cadence_takes_iana_zones_only_not_the_servers_own(zone: str) -> None:
+    with pytest.raises(ValidationError, match="time zone"):
+        WeeklyCadence(days=("sun",), timezone=zone)
+
+
+def test_a_cadence_stored_with_the_servers_own_zone_still_loads() -> None:
+    stored = {"kind": "weekly", "days": ["sun"], "timezone": "localtime"}
+    loaded = WeeklyCadence.model_validate(stored, context=STORED)
+    assert loaded.timezone == "localtime"
