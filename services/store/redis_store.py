@@ -195,6 +195,15 @@ class RedisEventStore:
         entries: Any = self.client.xrange(*self.read_call(stream, from_version), count=limit)
         return recorded_from_stream(stream, entries, max_bytes)
 
+    def read_page(
+        self, stream: str, from_version: int, limit: int, max_bytes: int
+    ) -> tuple[list[RecordedEvent], bool]:
+        """`read`'s page of at most `limit` events and `max_bytes`, and whether the stream
+        may hold more after it: the page is full, or its bytes ran out first."""
+        entries: Any = self.client.xrange(*self.read_call(stream, from_version), count=limit)
+        page = recorded_from_stream(stream, entries, max_bytes)
+        return page, len(entries) == limit or len(page) < len(entries)
+
     def read_call(self, stream: str, from_version: int = 1) -> tuple[str, str, str]:
         """XRANGE's key, start and end for `read`."""
         return self.keys.events(stream), f"0-{max(from_version, 1)}", "+"

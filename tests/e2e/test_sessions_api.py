@@ -248,7 +248,7 @@ def test_players_and_spectators_never_see_an_unrevealed_card(client: httpx.Clien
 
 
 def test_a_page_of_large_events_stops_at_its_bytes_and_next_after_reads_on(
-    client: httpx.Client,
+    client: httpx.Client, server_url: str
 ) -> None:
     # A table roll of 1000 dice is stored as tens of KB: a page's price pays for a
     # bounded number of stored bytes, however few events hold them.
@@ -269,6 +269,10 @@ def test_a_page_of_large_events_stops_at_its_bytes_and_next_after_reads_on(
     last = table.get("/events", table.spectator, after=before + rolls - 1, limit=100).json()
     assert [e["version"] for e in last["events"]] == [before + rolls]
     assert last["version"] == before + rolls and last["next_after"] is None
+    # A subscription's catch-up reads the same bounded pages, and goes on after a short one.
+    with _subscribe(server_url.replace("http", "ws", 1) + "/graphql", table.id, table.gm, 0) as ws:
+        caught_up = _next_events(ws, before + rolls)
+    assert [e["version"] for e in caught_up] == list(range(1, before + rolls + 1))
 
 
 def test_a_retried_command_with_its_command_id_is_recorded_once(client: httpx.Client) -> None:
