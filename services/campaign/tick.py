@@ -141,6 +141,13 @@ def _contentment(w: Work, rules: CampaignRules) -> None:
         w.effects.add(Effect.CONTENTMENT)
 
 
+def _fell_due(state: CampaignState, index: int, at: float) -> float | None:
+    """When downtime `index` fell due by the cadence, if it had by `at` (passed then): a
+    GM passing downtimes by hand ahead of the schedule passes ones that never fell due."""
+    due = due_at(state, index)
+    return due if due is not None and due <= at else None
+
+
 def resolve_downtime(state: CampaignState, index: int, at: float, rng: Rng) -> DowntimePassed:
     """Resolve downtime `index` (the state's next one) and record every roll and result."""
     rules = state.rules
@@ -180,7 +187,7 @@ def resolve_downtime(state: CampaignState, index: int, at: float, rng: Rng) -> D
     return DowntimePassed(
         index=index,
         at=at,
-        due_at=due_at(state, index),
+        due_at=_fell_due(state, index, at),
         supplies_before=before,
         supplies_after=supplies,
         supplies_gained=gained,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from services.campaign import commands as cmd
 from services.campaign.cadence import IntervalCadence, ManualCadence, WeeklyCadence
 from services.campaign.clock import due_at, next_due_at, target_downtime
+from services.campaign.events import DowntimePassed
 from tests.unit.campaign.play import Table, rules
 
 HOUR = IntervalCadence(every_seconds=3600)
@@ -18,6 +19,14 @@ def test_an_interval_campaign_is_due_one_downtime_per_point() -> None:
     assert next_due_at(state) == 3600.0
     table.tick()
     assert next_due_at(table.state) == 7200.0
+
+
+def test_a_downtime_passed_by_hand_before_it_fell_due_has_no_due_time() -> None:
+    table = Table(at=0.0, cadence=HOUR)
+    early = table.do(cmd.AdvanceDowntime(index=0, at=10.0))[0]  # due at 3600
+    late = table.do(cmd.AdvanceDowntime(index=1, at=7300.0))[0]  # due at 7200: overdue
+    assert isinstance(early, DowntimePassed) and isinstance(late, DowntimePassed)
+    assert (early.due_at, late.due_at) == (None, 7200.0)
 
 
 def test_each_point_of_a_weekly_cadence_passes_downtimes_per_tick() -> None:
