@@ -29,6 +29,7 @@ from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.scalars import Long
+from api.problems import InvalidRequest
 from api.usecases.markers import FREE_FORM, GRAPHQL_NAMES, IDENTIFIER, LONG, Named
 
 _OUTPUTS: dict[type[BaseModel], Any] = {}
@@ -331,10 +332,25 @@ def input_type(
     return strawberry.input(cls, name=name, description=_description(model))
 
 
-def chosen(value: Any, tag: str) -> dict[str, Any]:
-    """A `@oneOf` input's value as the tagged body it stands for (`{tag: key, ...}`)."""
-    ((key, fields),) = plain(value).items()
+def chosen(value: Any, tag: str, where: str) -> dict[str, Any]:
+    """A `@oneOf` input's value (the argument `where`) as the tagged body it stands for
+    (`{tag: key, ...}`)."""
+    key, fields = member(value, where)
     return {**(fields if isinstance(fields, dict) else {}), tag: key}
+
+
+def member(value: Any, where: str) -> tuple[str, Any]:
+    """A `@oneOf` input's one member: its key and its value. A member chosen by `true`
+    (a model with no field left) given `false` chooses nothing: refused, naming it as the
+    caller spelled it (`command.rollInitiative`), where it would have chosen anyway."""
+    ((key, fields),) = plain(value).items()
+    if fields is False:
+        field = f"{where}.{to_camel_case(key)}"
+        raise InvalidRequest(
+            f"{field}: `false` chooses nothing; give `true` to choose it",
+            [{"loc": [where, to_camel_case(key)], "msg": "must be true", "type": "literal_error"}],
+        )
+    return key, fields
 
 
 def one_of_input(

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import Field
 from strawberry.types.unset import UNSET
+from strawberry.utils.str_converters import to_camel_case
 
 from api.campaigns import requests as rq
 from api.campaigns import usecases
@@ -150,7 +151,7 @@ def _given(given: dict[str, Any], **choices: str) -> dict[str, Any]:
     out = {k: plain(v) for k, v in given.items() if v is not None}
     for name, tag in choices.items():
         if name in given and given[name] is not None:
-            out[name] = chosen(given[name], tag)
+            out[name] = chosen(given[name], tag, to_camel_case(name))
     return out
 
 
@@ -160,7 +161,7 @@ def _cadence_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
 
 
 def _adjustment_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
-    return chosen(given["adjustment"], "type")
+    return chosen(given["adjustment"], "type", "adjustment")
 
 
 def _revoke_from_graphql(given: dict[str, Any]) -> dict[str, Any]:

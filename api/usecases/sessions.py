@@ -17,7 +17,7 @@ from strawberry.scalars import JSON
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case, to_snake_case
 
-from api.graphql.generate import FREE_FORM_FIELDS, one_of_input, plain
+from api.graphql.generate import FREE_FORM_FIELDS, member, one_of_input
 from api.graphql.inputs import PartyMemberInput, member_body
 from api.graphql.scalars import Long
 from api.models import Frozen
@@ -134,7 +134,7 @@ SessionCommandInput: Any = one_of_input(
 
 
 def _command_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
-    ((key, fields),) = plain(given["command"]).items()
+    key, fields = member(given["command"], "command")
     body = {**(fields if isinstance(fields, dict) else {}), "type": _type_of(_COMMANDS[key])}
     body.update({k: given[k] for k in ("seen_version", "command_id") if given.get(k) is not None})
     return body

@@ -361,6 +361,22 @@ def test_graphql_versions_are_long_so_a_far_future_version_is_a_conflict(
         assert body["data"][name] == {"__typename": "Problem", "code": "version_conflict"}
 
 
+def test_graphql_refuses_a_command_chosen_by_false(client: httpx.Client) -> None:
+    table = Table(client)
+    before = table.get("", table.gm).json()["version"]
+    query = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {
+      sendCommand(id: $id, token: $t, command: $c) { ... on Problem { code field } } }"""
+    commands: list[dict[str, Any]] = [{"rollInitiative": False}, {"endMaze": {}}]
+    for command in commands:
+        variables = {"id": table.id, "t": table.gm, "c": command}
+        body = client.post("/graphql", json={"query": query, "variables": variables}).json()
+        if "rollInitiative" in command:
+            expected = {"code": "invalid_request", "field": "command.rollInitiative"}
+            assert body["data"]["sendCommand"] == expected
+            assert table.get("", table.gm).json()["version"] == before  # nothing sent
+    assert table.state()["phase"] == "ended"  # `{endMaze: {}}` chose EndMaze
+
+
 def test_graphql_names_a_refused_command_field_as_graphql_spells_it(client: httpx.Client) -> None:
     table = Table(client)
     query = """mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {
