@@ -58,7 +58,8 @@ CHART: Schema = {
     "operationId": "getSimulationChart",
     "summary": "Escape rate against DC, as SVG",
     "tags": ["simulations"],
-    "description": "409 `chart_not_ready` until the DC sweep has succeeded.",
+    "description": "409 `chart_not_ready` until the DC sweep has succeeded; 404 "
+    "`chart_not_requested` for a simulation started without one.",
     "parameters": [
         param("id", "path", {"type": "string", "maxLength": 64}, "The simulation's id.", True)
     ],

@@ -10,7 +10,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.usecases.run import call_of
-from api.usecases.simulations import ChartNotReady, jobs_of, owned, sweep_of
+from api.usecases.simulations import ChartNotReady, ChartNotRequested, jobs_of, owned, sweep_of
 from api.usecases.table import Call
 from services.jsoncodec import STORED
 from services.sim.chart import escape_rate_svg
@@ -32,7 +32,9 @@ def chart(call: Call, job: str) -> str:
         low, high = summary["escape_ci95"]
         points.append((dc, float(summary["escape_rate"]), float(low), float(high)))
     if not points:
-        raise ChartNotReady("this simulation was started without a chart sweep")
+        raise ChartNotRequested(
+            "this simulation was started without a chart sweep (`chart`): there is no chart"
+        )
     spec = SimulationSpec.model_validate_json(
         jobs.r.hget(key(job), "spec") or b"{}", context=STORED
     )

@@ -95,6 +95,13 @@ class ChartNotReady(SimulationError):
     http_status = 409
 
 
+class ChartNotRequested(SimulationError):
+    """The simulation was started without a chart sweep: there is none to wait for."""
+
+    code = "chart_not_requested"
+    http_status = 404
+
+
 # ---- requests --------------------------------------------------------------------------
 
 
