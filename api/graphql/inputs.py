@@ -14,6 +14,7 @@ from typing import Any
 
 import strawberry
 from pydantic import BaseModel
+from strawberry.utils.str_converters import to_camel_case
 
 from api.graphql.generate import convert, input_type, one_of_input, plain
 from api.sessions.requests import FiveEProfile, MazeRatsProfile, MemberSpec, TheMazeProfile
@@ -43,6 +44,11 @@ _NAMED: dict[str, type[BaseModel]] = {
     "the_maze": TheMazeProfile,
     "maze_rats": MazeRatsProfile,
 }
+# A named system's profile by the `system` it is tagged with (`5e`: `five_e`).
+_BY_SYSTEM = {
+    typing.get_args(model.model_fields["system"].annotation)[0]: key
+    for key, model in _NAMED.items()
+}
 ProfileInput: Any = one_of_input(
     "ProfileInput",
     {"checks": CheckProfile, **_NAMED, "system": ProfileSystem},
@@ -62,6 +68,22 @@ def member_body(member: Any) -> dict[str, Any]:
             value = {**_given(value), "system": system}
         body["profile"] = value
     return body
+
+
+def member_field(field: str) -> str:
+    """A refused field of a `PartyMemberInput` as GraphQL spells it: the profile's kind
+    as its `ProfileInput` field (`party.0.profile.checks.stats.STR`, not the REST body's
+    `party.0.profile.CheckProfile.stats.STR`; `...profile.fiveE.modifiers.STR` for
+    `...profile.NamedProfile.5e.modifiers.STR`)."""
+    parts = field.split(".")
+    if len(parts) < 4 or parts[0] != "party" or parts[2] != "profile":
+        return field
+    kind, rest = parts[3], parts[4:]
+    if kind == "CheckProfile":
+        parts = [*parts[:3], "checks", *rest]
+    elif kind == "NamedProfile" and rest and rest[0] in _BY_SYSTEM:
+        parts = [*parts[:3], to_camel_case(_BY_SYSTEM[rest[0]]), *rest[1:]]
+    return ".".join(parts)
 
 
 def _given(value: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case, to_snake_case
 
 from api.graphql.generate import FREE_FORM_FIELDS, member, one_of_input
-from api.graphql.inputs import PartyMemberInput, member_body
+from api.graphql.inputs import PartyMemberInput, member_body, member_field
 from api.graphql.scalars import Long
 from api.models import Frozen
 from api.openapi.tables import CreatedSession, Revocation, SessionToken
@@ -197,7 +197,8 @@ ROWS: tuple[UseCase, ...] = (
             CreatedSession, create_session, "Start a labyrinth session", TAG, status=201,
             errors=(*BODY_ERRORS, 503), cpu=True, headers=no_store,
             description="The GM and spectator tokens are shown once.",
-            graphql_args=_CREATE_ARGS, from_graphql=_create_from_graphql),
+            graphql_args=_CREATE_ARGS, from_graphql=_create_from_graphql,
+            problem_field=lambda _given, field: member_field(field)),
     UseCase("getSession", "GET", _ONE, "query", "session", LookSession, SessionView, look,
             "This viewer's view of a session", TAG, table=SESSION, errors=TABLE_ERRORS, cpu=True,
             graphql_args=(("as_gm", bool, False),), from_graphql=_look_from_graphql,

@@ -154,3 +154,20 @@ def test_a_profile_is_refused_for_what_is_wrong_with_it(client: httpx.Client) ->
         assert body["code"] == "constraint_violation" and len(body["errors"]) == 1, body
         assert body["errors"][0]["loc"] == ["party", 0, "profile", "CheckProfile", *loc]
         assert says in body["errors"][0]["msg"]
+
+
+def test_graphql_names_a_refused_profile_field_as_its_profile_input_spells_it(
+    client: httpx.Client,
+) -> None:
+    stats = dict.fromkeys(("STR", "DEX", "INT", "WIS", "CHA"), "1d20")
+    query = """mutation($p: [PartyMemberInput!]!) {
+      createSession(preset: "enchanted_forest_v2", party: $p) {
+        __typename ... on Problem { code field } } }"""
+    for profile, field in (
+        ({"checks": {"stats": {**stats, "STR": "d66"}}}, "party.0.profile.checks.stats.STR"),
+        ({"fiveE": {"modifiers": {"STR": 99}}}, "party.0.profile.fiveE.modifiers.STR"),
+    ):
+        party = [{"id": "p1", "name": "Ash", "profile": profile}]
+        answer = client.post("/graphql", json={"query": query, "variables": {"p": party}}).json()
+        assert "errors" not in answer, answer
+        assert answer["data"]["createSession"]["field"] == field, answer
