@@ -51,10 +51,6 @@ V = TypeVar("V")
 MAX_PAGE = 500
 PAGE = 100  # events read, redacted and delivered as one page (a catch-up's, a price's)
 PAGE_PRICE = 2  # rate-limit tokens for each page of events after the first
-# Stored bytes of events a page reads for each PAGE of its limit: about twice what a
-# hundred events of play take (a 1000-dice table roll alone takes some 110 KB), so a
-# page's price pays for its redaction and rendering whatever its events hold.
-PAGE_BYTES = 64 * 1024
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -250,9 +246,8 @@ class Kind(Generic[S, V]):
     ) -> dict[str, Any]:
         """This viewer's events after version `after` (exclusive), at most `limit`."""
         store, stream = service.store, service.stream(self.table_id(grant))
-        size = _page_size(limit)
-        page = store.read(stream, after + 1, size, _page_bytes(size))
-        return self._history(grant, page, store.version(stream))
+        page = store.read(stream, from_version=after + 1, limit=_page_size(limit))
+        return self._history(grant, after, page, store.version(stream))
 
     async def ahistory(
         self,
@@ -264,15 +259,18 @@ class Kind(Generic[S, V]):
     ) -> dict[str, Any]:
         """`history` on the tenant's asyncio store (`store`), awaited in the event loop."""
         stream = service.stream(self.table_id(grant))
-        size = _page_size(limit)
-        page = await store.read(stream, after + 1, size, _page_bytes(size))
-        return self._history(grant, page, await store.version(stream))
+        page = await store.read(stream, from_version=after + 1, limit=_page_size(limit))
+        return self._history(grant, after, page, await store.version(stream))
 
-    def _history(self, grant: RoleToken, page: list[RecordedEvent], version: int) -> dict[str, Any]:
+    def _history(
+        self, grant: RoleToken, after: int, page: list[RecordedEvent], version: int
+    ) -> dict[str, Any]:
         """The page as the grant's viewer sees it. `next_after`: the last version read,
         the next page's `after` (null once read through), since the events shown may end
-        before it (hidden from this viewer, or the page's bytes ran out)."""
-        last = page[-1].version if page else version
+        before it (the last ones hidden from this viewer). The stream's `version` is read
+        after the page: an empty page with a newer version met an event appended between
+        the two reads, which the next page reads (`after` again)."""
+        last = page[-1].version if page else after
         return {
             "version": version,
             "events": self.feed(page, self.viewer_of(grant)),
@@ -287,8 +285,3 @@ def _may_issue(grant: RoleToken) -> None:
 
 def _page_size(limit: int) -> int:
     return max(1, min(limit, MAX_PAGE))
-
-
-def _page_bytes(size: int) -> int:
-    """The stored bytes a page of `size` events reads at most (past its first event)."""
-    return PAGE_BYTES * -(-size // PAGE)

@@ -6,8 +6,7 @@ tails the global log, so events appended by a Celery worker wake watchers too.
 
 A catch-up (`after` far behind) is bounded three ways, so a flood of them cannot starve
 the event loop (issue 16; docs/OPERATIONS.md, "Price list"):
-- it is read in pages of at most `PAGE` events and `PAGE_BYTES` of stored events (at
-  least one), each read and redacted off the loop;
+- it is read in pages of at most `PAGE` events, each read and redacted off the loop;
 - at most `DAEDALUS_WS_MAX_CATCH_UP` pages are being delivered at once per process (the
   others wait their turn), each holding its place for at most `LEASE` seconds, so a
   client that stops reading cannot keep it;
@@ -31,7 +30,7 @@ from api.clients import client_state
 from api.middleware.rate_limit import redis_url_of
 from api.ratelimit import TokenBuckets
 from api.tables.access import now
-from api.tables.kind import PAGE, PAGE_BYTES, PAGE_PRICE, Kind
+from api.tables.kind import PAGE, PAGE_PRICE, Kind
 from api.tables.live import live_feed_of
 from api.tables.revocation import watch_of
 from api.tables.tokens import RoleToken
@@ -122,9 +121,9 @@ async def follow_stream(
     slots = page_slots(conn)
     catching_up = False  # the last page was full: the next one continues a catch-up
 
-    def read(start: int) -> tuple[list[RecordedEvent], bool, list[dict[str, Any]]]:
-        page, more = store.read_page(stream, start, PAGE, PAGE_BYTES)
-        return page, more, list(render(page))
+    def read(start: int) -> tuple[list[RecordedEvent], list[dict[str, Any]]]:
+        page = store.read(stream, start, PAGE)
+        return page, list(render(page))
 
     async with live.watch(stream) as woken:
         while now() < expires:
@@ -135,13 +134,13 @@ async def follow_stream(
             if catching_up:
                 await pay_for_page(conn)
             async with slots.slot():
-                page, more, shown = await run_in_threadpool(read, last + 1)
+                page, shown = await run_in_threadpool(read, last + 1)
                 for event in shown:
                     yield event
                     await asyncio.sleep(0)  # one event at a time: the loop stays fair
             if any(recorded.type in final for recorded in page):
                 return
-            catching_up = more
+            catching_up = len(page) == PAGE
             if page:
                 last = page[-1].version
                 if catching_up:

@@ -38,7 +38,7 @@ from services.campaign.runs import choose_activity, end_run
 from services.campaign.state import CampaignState
 from services.campaign.tick import resolve_downtime
 from services.campaign.work import campaign_catalog
-from services.dice import Rng, roll
+from services.dice import TABLE_ROLL_LIMITS, Rng, roll
 from services.maze.character import Character
 from services.maze.checks import check_for
 from services.maze.damage import HARDY
@@ -160,7 +160,7 @@ def _roll_dice(state: CampaignState, command: cmd.RollDice, rng: Rng) -> DiceRol
         raise _refuse(err.INVALID_ROLL, f"visibility is one of {', '.join(VISIBILITIES)}")
     if (command.visibility == "whisper") != bool(command.to):
         raise _refuse(err.INVALID_ROLL, "a whisper names the runners it goes to; other rolls none")
-    rolled = roll(command.expression, rng)
+    rolled = roll(command.expression, rng, TABLE_ROLL_LIMITS)
     return DiceRolled(
         by=command.by,
         label=command.label,

@@ -13,7 +13,7 @@ from services.dice.errors import (
     DiceValueError,
     DistributionUnsupported,
 )
-from services.dice.limits import DEFAULT_LIMITS, Limits
+from services.dice.limits import DEFAULT_LIMITS, TABLE_ROLL_LIMITS, Limits
 from services.dice.parser import parse
 from services.dice.render import render_dice_so_nice, render_foundry
 from services.dice.report import ProbabilityReport
@@ -23,6 +23,7 @@ from services.dice.roller import dice_thrown, recorded_dice, recording, replayed
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "TABLE_ROLL_LIMITS",
     "CheckResult",
     "DiceError",
     "DiceEvaluationError",

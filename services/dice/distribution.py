@@ -203,23 +203,30 @@ def check_rollable(expression: str | Expression, limits: Limits = DEFAULT_LIMITS
     expression when it is given names the field to fix. Two failures can be told from
     the AST: the roller's own price check (`too_many_dice`, `value_too_large`: every
     roll fails) and a divisor that can be 0 (`division_by_zero`: some rolls fail).
-    The divisor test is the one `probability` makes (`_can_be_zero` on the divisor's
-    exact distribution), run on each divisor alone, so an expression whose whole
-    distribution is too large to compute is still checked. A divisor whose own
-    distribution is too large falls back on its value bounds (`bounds.py`, sound for
-    floor division); inside floor/ceil/round, where division is exact and those bounds
-    do not hold, it is refused as not shown to be nonzero. Explosion and reroll caps
-    are not counted: the parser already refuses a die that could plausibly reach them.
+    A divisor whose value bounds (`bounds.py`) leave out 0 is never 0: that costs
+    nothing, and it is most divisors. The bounds hold for floor division, and for the
+    exact division inside floor/ceil/round when the divisor has no division of its own.
+    Any other divisor gets the test `probability` makes (`_can_be_zero` on its exact
+    distribution), run on each divisor alone so an expression whose whole distribution
+    is too large is still checked, within CHECK_STEPS and CHECK_VALUES for the whole
+    expression: the check runs as the request is validated, unpriced, so it costs at
+    most what the dearest one-token odds do. A divisor it cannot enumerate there is
+    refused as not shown to be nonzero. Explosion and reroll caps are not counted: the
+    parser already refuses a die that could plausibly reach them.
     """
     expr = parse(expression, limits) if isinstance(expression, str) else expression
     check_expression(expr, limits)
     eps = limits.tail_bound / max(1, sum(d.count for d in dice_terms(expr.root)))
-    budget = Budget(limits.max_cost, limits.max_support)
+    budget = Budget(CHECK_STEPS, CHECK_VALUES)
     for divisor, exact in _divisors(expr.root, exact=False):
         if isinstance(divisor, Num):
             if divisor.value == 0:
                 raise _zero_divisor(divisor.pos, "is 0")
             continue
+        if not exact or next(_divisors(divisor, exact), None) is None:
+            lo, hi = value_bounds(divisor, limits)
+            if not lo <= 0 <= hi:
+                continue
         try:
             estimate(divisor, limits, eps)
             d = (
@@ -228,17 +235,20 @@ def check_rollable(expression: str | Expression, limits: Limits = DEFAULT_LIMITS
                 else _dist(divisor, limits, eps, budget)
             )
         except (DiceLimitError, DistributionUnsupported):
-            if exact:
-                raise _zero_divisor(
-                    divisor.pos, "could not be shown never to be 0 (too many values to check)"
-                ) from None
-            lo, hi = value_bounds(divisor, limits)
-            if lo <= 0 <= hi:
-                raise _zero_divisor(divisor.pos, "can be 0") from None
-            continue
+            raise _zero_divisor(
+                divisor.pos, "could not be shown never to be 0 (too many values to check)"
+            ) from None
         if _can_be_zero(d):
             raise _zero_divisor(divisor.pos, "can be 0")
     return expr
+
+
+# What `check_rollable` may spend enumerating divisors, for a whole expression. A
+# definition holds up to a thousand table rows, each checked as the request is read: a
+# divisor that can reach 0 by its bounds and needs more than this to show it does not
+# (none a table writes: 1d20/(1d4-1) takes a dozen steps) is refused.
+CHECK_STEPS = 5_000
+CHECK_VALUES = 2_000
 
 
 def _zero_divisor(pos: int, why: str) -> DiceEvaluationError:

@@ -36,3 +36,9 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+TABLE_ROLL_LIMITS = Limits(max_dice=100)
+"""A roll made at a table (a session's or a campaign's `RollDice`): every face is stored
+in the table's history and shown on every page of it, so a roll of 1000 dice made each
+of its events some 5 KB stored and 110 KB shown, and a page of a hundred of them took
+the API a second to answer for one token. Larger pools roll at POST /v1/dice/roll."""

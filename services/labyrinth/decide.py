@@ -7,7 +7,7 @@ waits for a player or the GM.
 
 from __future__ import annotations
 
-from services.dice import Rng
+from services.dice import TABLE_ROLL_LIMITS, Rng
 from services.labyrinth import commands as cmd
 from services.labyrinth.actions import remove_actions, take_action, validate_action
 from services.labyrinth.cards import build_cards
@@ -137,7 +137,7 @@ def _roll_dice(em: Emitter, command: cmd.RollDice) -> None:
             label=command.label,
             visibility=command.visibility,
             to=command.to,
-            roll=em.roll(command.expression),
+            roll=em.roll(command.expression, TABLE_ROLL_LIMITS),
         )
     )
 

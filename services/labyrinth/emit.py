@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.dice import Rng, roll
+from services.dice import DEFAULT_LIMITS, Limits, Rng, roll
 from services.labyrinth.events import (
     DeckReshuffled,
     Event,
@@ -30,9 +30,9 @@ class Emitter:
         self.events.append(event)
         self.state = evolve(self.state, event)
 
-    def roll(self, expression: str) -> RollRecord:
+    def roll(self, expression: str, limits: Limits = DEFAULT_LIMITS) -> RollRecord:
         """Roll with the command's generator and record every face."""
-        return RollRecord.of(expression, roll(expression, self.rng))
+        return RollRecord.of(expression, roll(expression, self.rng, limits))
 
     def shuffled(self, items: tuple[str, ...]) -> tuple[str, ...]:
         """Fisher–Yates on `rng.below`."""

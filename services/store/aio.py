@@ -250,16 +250,12 @@ class AsyncEventStore:
         return int(length)
 
     async def read(
-        self,
-        stream: str,
-        from_version: int = 1,
-        limit: int | None = None,
-        max_bytes: int | None = None,
+        self, stream: str, from_version: int = 1, limit: int | None = None
     ) -> list[RecordedEvent]:
         """RedisEventStore.read, awaited."""
         call = self.store.read_call(stream, from_version)
         entries: Any = await self.client.xrange(*call, count=limit)
-        return recorded_from_stream(stream, entries, max_bytes)
+        return recorded_from_stream(stream, entries)
 
     async def lookup(self, stream: str, event_id: str) -> tuple[int, int] | None:
         """RedisEventStore.lookup, awaited."""

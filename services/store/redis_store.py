@@ -183,26 +183,11 @@ class RedisEventStore:
         return int(length)
 
     def read(
-        self,
-        stream: str,
-        from_version: int = 1,
-        limit: int | None = None,
-        max_bytes: int | None = None,
+        self, stream: str, from_version: int = 1, limit: int | None = None
     ) -> list[RecordedEvent]:
-        """The stream's events from `from_version` (inclusive), in order: at most `limit`,
-        and (`max_bytes`) those whose data takes at most that many bytes as stored, and
-        always the first."""
+        """The stream's events from `from_version` (inclusive), in order."""
         entries: Any = self.client.xrange(*self.read_call(stream, from_version), count=limit)
-        return recorded_from_stream(stream, entries, max_bytes)
-
-    def read_page(
-        self, stream: str, from_version: int, limit: int, max_bytes: int
-    ) -> tuple[list[RecordedEvent], bool]:
-        """`read`'s page of at most `limit` events and `max_bytes`, and whether the stream
-        may hold more after it: the page is full, or its bytes ran out first."""
-        entries: Any = self.client.xrange(*self.read_call(stream, from_version), count=limit)
-        page = recorded_from_stream(stream, entries, max_bytes)
-        return page, len(entries) == limit or len(page) < len(entries)
+        return recorded_from_stream(stream, entries)
 
     def read_call(self, stream: str, from_version: int = 1) -> tuple[str, str, str]:
         """XRANGE's key, start and end for `read`."""
@@ -418,19 +403,8 @@ def snapshot_fields(snapshot: Snapshot) -> dict[Any, Any]:
     return {"version": snapshot.version, "state": body}
 
 
-def recorded_from_stream(
-    stream: str, entries: Any, max_bytes: int | None = None
-) -> list[RecordedEvent]:
-    """A stream's XRANGE entries as recorded events; with `max_bytes`, those whose data
-    takes at most that many bytes as stored, and always the first (the rest are not
-    decoded)."""
-    if max_bytes is not None:
-        size = 0
-        for taken, (_, fields) in enumerate(entries):
-            size += len(fields[b"data"])
-            if size > max_bytes and taken:
-                entries = entries[:taken]
-                break
+def recorded_from_stream(stream: str, entries: Any) -> list[RecordedEvent]:
+    """A stream's XRANGE entries as recorded events."""
     return [_recorded_from_stream(stream, eid, fields) for eid, fields in entries]
 
 

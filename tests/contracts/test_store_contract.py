@@ -297,31 +297,6 @@ def test_reading_a_stream_from_a_version(store: RedisEventStore) -> None:
     assert store.read("missing") == [] and store.version("missing") == 0
 
 
-def test_a_read_holds_at_most_its_bytes_of_stored_data_and_always_one_event(
-    store: RedisEventStore,
-) -> None:
-    # Each stored body is {"i":N,"pad":"xxxxxxxxxx"}: 26 bytes for N < 10.
-    store.append(
-        "b", [NewEvent(str(uuid.uuid4()), "Padded", {"i": i, "pad": "x" * 10}) for i in range(8)]
-    )
-    assert [e.version for e in store.read("b", max_bytes=77)] == [1, 2]
-    assert [e.version for e in store.read("b", max_bytes=78)] == [1, 2, 3]
-    assert [e.version for e in store.read("b", 4, 10, max_bytes=1)] == [4]  # one, always
-    assert [e.version for e in store.read("b", 7, max_bytes=10_000)] == [7, 8]
-    assert [e.data["i"] for e in store.read("b", 3, 2, max_bytes=10_000)] == [2, 3]
-    # A page says whether more may follow: full, or cut short by its bytes.
-    pages = [store.read_page("b", v, 3, 60) for v in (1, 3, 7, 8, 9)]
-    assert [([e.version for e in page], more) for page, more in pages] == [
-        ([1, 2], True),
-        ([3, 4], True),
-        ([7, 8], False),
-        ([8], False),
-        ([], False),
-    ]
-    assert [e.version for e in store.read_page("b", 1, 3, 10_000)[0]] == [1, 2, 3]
-    assert store.read_page("b", 1, 3, 10_000)[1] is True  # full: more may follow
-
-
 def test_a_tailing_reader_sees_every_event_once_in_order_while_writers_run(
     store: RedisEventStore, redis_url: str
 ) -> None:

@@ -398,6 +398,8 @@ def test_refusals_are_problems_with_stable_codes(client: httpx.Client) -> None:
          422, "invalid_request"),
         (campaign.call("POST", "/runners", campaign.gm, content=b"{not json"),
          422, "invalid_request"),
+        (campaign.call("POST", "/rolls", campaign.gm, json={"expression": "101d6"}),
+         422, "too_many_dice"),
         (campaign.call("POST", "/choices", campaign.gm,
                        json={"runner": "r1", "activity": "gather", "downtime": 5}),
          422, "wrong_downtime"),

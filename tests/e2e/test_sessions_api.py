@@ -247,32 +247,32 @@ def test_players_and_spectators_never_see_an_unrevealed_card(client: httpx.Clien
     assert '"c01"' in gm_text  # the GM's feed does carry card identities
 
 
-def test_a_page_of_large_events_stops_at_its_bytes_and_next_after_reads_on(
-    client: httpx.Client, server_url: str
-) -> None:
-    # A table roll of 1000 dice is stored as tens of KB: a page's price pays for a
-    # bounded number of stored bytes, however few events hold them.
+def test_pages_of_events_chain_by_next_after_until_it_is_null(client: httpx.Client) -> None:
     table = Table(client)
-    before = table.get("/events", table.gm).json()["version"]
-    rolls = 16  # about 6 KB stored each: more than a 100-event page's 64 KiB
-    for _ in range(rolls):
-        table.send({"type": "RollDice", "expression": "1000d10000", "visibility": "gm"}, table.gm)
-    first = table.get("/events", table.gm, after=before, limit=100).json()
-    assert 1 <= len(first["events"]) < rolls
-    assert first["next_after"] == first["events"][-1]["version"]
-    versions, after = [], before
-    while after is not None:
-        page = table.get("/events", table.gm, after=after, limit=100).json()
-        versions += [e["version"] for e in page["events"]]
-        after = page["next_after"]
-    assert versions == list(range(before + 1, before + rolls + 1))
-    last = table.get("/events", table.spectator, after=before + rolls - 1, limit=100).json()
-    assert [e["version"] for e in last["events"]] == [before + rolls]
-    assert last["version"] == before + rolls and last["next_after"] is None
-    # A subscription's catch-up reads the same bounded pages, and goes on after a short one.
-    with _subscribe(server_url.replace("http", "ws", 1) + "/graphql", table.id, table.gm, 0) as ws:
-        caught_up = _next_events(ws, before + rolls)
-    assert [e["version"] for e in caught_up] == list(range(1, before + rolls + 1))
+    for _ in range(4):
+        table.send({"type": "RollDice", "expression": "2d6", "visibility": "gm"}, table.gm)
+    version = table.get("/events", table.gm).json()["version"]
+    for token in (table.gm, table.spectator):
+        versions, after, pages = [], 0, 0
+        while after is not None:
+            page = table.get("/events", token, after=after, limit=3).json()
+            assert page["version"] == version
+            versions += [e["version"] for e in page["events"]]
+            after, pages = page["next_after"], pages + 1
+            assert after is None or after == page["events"][-1]["version"]
+        assert versions == list(range(1, version + 1)) and pages == -(-version // 3)
+    done = table.get("/events", table.gm, after=version, limit=3).json()
+    assert done == {"version": version, "events": [], "next_after": None}
+
+
+def test_a_table_roll_throws_at_most_100_dice(client: httpx.Client) -> None:
+    # Every face of a table roll is stored and shown on each page of the table's events.
+    table = Table(client)
+    rolled = table.send({"type": "RollDice", "expression": "100d6"}, table.gm)
+    assert len(rolled["events"]) == 1
+    refused = table.post("commands", {"type": "RollDice", "expression": "101d6"}, table.gm)
+    assert refused.status_code == 422 and refused.json()["code"] == "too_many_dice"
+    assert table.get("", table.gm).json()["version"] == rolled["version"]
 
 
 def test_a_retried_command_with_its_command_id_is_recorded_once(client: httpx.Client) -> None:

@@ -129,16 +129,17 @@ export const getTable = (id: string, token: string): Promise<TableView> =>
 export const tableEvents = async (id: string, token: string, after = 0): Promise<TableEvent[]> => {
   const found: TableEvent[] = [];
   for (;;) {
-    const page = await rest<{ events: TableEvent[] }>(
+    const page = await rest<{ events: TableEvent[]; next_after: number | null }>(
       "GET",
       `/sessions/${encodeURIComponent(id)}/events?after=${after}`,
       undefined,
       token,
     );
     found.push(...page.events);
-    const last = page.events.at(-1);
-    if (!last || page.events.length < 100) return found;
-    after = last.version;
+    // Where the next page starts (null once read through): the events shown may end
+    // before the page does.
+    if (page.next_after === null) return found;
+    after = page.next_after;
   }
 };
 

@@ -49,6 +49,8 @@ def test_a_divisor_that_can_be_zero_is_refused_where_it_stands(text: str, positi
         "1d20/1d6!",
         "1d20/(1d6!-6)",  # 1d6! - 6 is -5..-1 or at least 1
         "1d20/(500d10000)",  # too large to enumerate: its bounds exclude 0
+        "1d20/(150d500+1)",  # (enumerating it took seconds: bounds come first)
+        "floor(1d20/(500d10000+1))",  # exact division by a divisor with none of its own
         "1000d10000/3",  # a whole distribution too large to compute, a constant divisor
         "2d6 >= 1d20/2",
     ],
@@ -101,3 +103,13 @@ def test_an_accepted_expression_never_fails_to_roll() -> None:
         check_rollable(text)
         for _ in range(500):
             roll(text, rng)
+
+
+def test_the_check_enumerates_only_divisors_its_bounds_cannot_clear_and_few_of_those() -> None:
+    # Checked as a request is read, unpriced: a divisor whose bounds hold 0 is enumerated
+    # on a small budget, and one past it is refused rather than paid for.
+    assert refusal("1d20/(20d20-30)").message.endswith(
+        "can be 0, and a roll dividing by 0 fails; write a divisor that cannot be 0 "
+        "(max(1, ...), for one)"
+    )
+    assert "too many values to check" in refusal("1d20/(400d400-1000)").message
