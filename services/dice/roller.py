@@ -141,12 +141,11 @@ def roll(
 ) -> RollResult:
     """Roll an expression with the given generator; dice are thrown left to right."""
     if type(expression) is str:
-        key = expression if limits is DEFAULT_LIMITS else (expression, limits)
-        c = _CACHE.get(key)
+        c = _CACHE.get(expression) if limits is DEFAULT_LIMITS else None
         if c is None:
             c = _compile_text(expression, limits)
-            if len(_CACHE) < 4096:
-                _CACHE[key] = c
+            if limits is DEFAULT_LIMITS and len(_CACHE) < 4096:
+                _CACHE[expression] = c
     else:
         assert isinstance(expression, Expression)
         c = compile_expression(expression, limits)
@@ -174,8 +173,7 @@ def roll_compiled(c: CompiledExpression, rng: Rng) -> RollResult:
 
 # Parsed-and-compiled expressions for the default limits, by text (a plain dict is the
 # cheapest lookup on the hot path; the lru_cache below serves other limits).
-# By text, and by (text, limits) for limits other than the default (a table roll's).
-_CACHE: dict[str | tuple[str, Limits], CompiledExpression] = {}
+_CACHE: dict[str, CompiledExpression] = {}
 
 
 @lru_cache(maxsize=2048)
