@@ -7,7 +7,8 @@ process has. An entry's size is estimated by walking its objects (`approximate_s
 when a stream is first stored, and again once it has moved `REMEASURE_EVERY` versions
 on. A state grows by a few small objects an event, so in between the last estimate
 stands; walking the whole state on every command took about half of a command's CPU
-(bench/api.py, server CPU per flip). A value whose unchanging parts (below) are not the
+(bench/api.py, server CPU per flip), and every 32 versions still 2-4% (a flip writes
+about five events, so a table's walk came every seventh flip). A value whose unchanging parts (below) are not the
 ones measured is measured again at once: a new session's first state is the empty one,
 and the state its first event makes holds the maze, most of its size.
 
@@ -34,7 +35,7 @@ V = TypeVar("V")
 
 DEFAULT_MAX_BYTES = 256 * 2**20
 _WALK_LIMIT = 200_000  # objects: past this the estimate stops growing (still bounded)
-REMEASURE_EVERY = 32  # versions a stream may move on before its size is estimated again
+REMEASURE_EVERY = 128  # versions a stream may move on before its size is estimated again
 MEASURED_PARTS = 64  # unchanging parts whose size is remembered across streams
 LARGEST_MEASURED = 256 * 1024  # bytes: larger parts are not kept alive for it
 
