@@ -24,6 +24,7 @@ from services.store.errors import (
     Revoked,
     WrongExpectedVersion,
 )
+from infra.jsonbytes import loads as read_json
 from services.store.keys import LOG_SHARDS, Keys
 from services.store.model import (
     ANY,
@@ -31,7 +32,6 @@ from services.store.model import (
     NewEvent,
     RecordedEvent,
     Snapshot,
-    read_json,
 )
 from services.store.revocations import Guard
 from services.store.scripts import APPEND, APPEND_SHARDED, LOAD, SAVE_SNAPSHOT

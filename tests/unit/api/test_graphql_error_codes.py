@@ -134,13 +134,29 @@ def test_json_up_to_the_depth_limit_is_read() -> None:
         '{"a": ' * (MAX_JSON_DEPTH + 1) + "1" + "}" * (MAX_JSON_DEPTH + 1),
         _nested(100_000),  # past the interpreter's recursion limit
         b"\xff\xfe{",
+        _nested(MAX_JSON_DEPTH + 1).encode(),  # a POST body: read by orjson first
+        _nested(100_000).encode(),  # past orjson's limit too: the standard library's error
     ],
-    ids=["one-too-deep", "objects", "recursion-limit", "not-utf8"],
+    ids=["one-too-deep", "objects", "recursion-limit", "not-utf8", "bytes", "bytes-recursion"],
 )
 def test_json_too_deep_or_not_utf8_is_refused_as_invalid_json(data: str | bytes) -> None:
     with pytest.raises(RefusedJson) as refused:
         decode_json(data)
     assert isinstance(refused.value, json.JSONDecodeError)  # what strawberry handles
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"query":"{ x }","variables":{"n":123456789012345678901234,"m":-9223372036854775809}}',
+        b'{"variables":{"x":[1.5,-0.0,1E5,1e-400],"s":"6\xe2\x99\xa5","a":1,"a":2}}',
+        b'\xef\xbb\xbf{"query":"{ x }"}',
+        b'{"x":NaN}',
+    ],
+)
+def test_a_body_reads_as_the_standard_library_reads_it(body: bytes) -> None:
+    got, expected = decode_json(body), json.loads(body)
+    assert json.dumps(got) == json.dumps(expected)  # integers past 64 bits exact, not floats
 
 
 def test_the_view_and_its_websockets_read_json_through_decode_json() -> None:

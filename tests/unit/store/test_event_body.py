@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from services.store.model import NewEvent, read_json
+from infra.jsonbytes import loads as read_json
+from services.store.model import NewEvent
 
 
 def test_a_body_is_canonical_json_that_reads_back_as_its_data() -> None:
