@@ -12,7 +12,6 @@ with the same values and the same errors.
 from __future__ import annotations
 
 import json
-
 from typing import Any
 
 import orjson

@@ -8,9 +8,10 @@ when a stream is first stored, and again once it has moved `REMEASURE_EVERY` ver
 on. A state grows by a few small objects an event, so in between the last estimate
 stands; walking the whole state on every command took about half of a command's CPU
 (bench/api.py, server CPU per flip), and every 32 versions still 2-4% (a flip writes
-about five events, so a table's walk came every seventh flip). A value whose unchanging parts (below) are not the
-ones measured is measured again at once: a new session's first state is the empty one,
-and the state its first event makes holds the maze, most of its size.
+about five events, so a table's walk came every seventh flip). A value whose unchanging
+parts (below) are not the ones measured is measured again at once: a new session's
+first state is the empty one, and the state its first event makes holds the maze, most
+of its size.
 
 Most of a state never changes within a stream: a maze's definition and card table are
 60-85% of its walk. The cache's `shared` names such parts of a value; a newer value of

@@ -17,6 +17,7 @@ from typing import Any
 from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
+from infra.jsonbytes import loads as read_json
 from services.store.client import AnyRedis
 from services.store.errors import (
     IdempotencyConflict,
@@ -24,7 +25,6 @@ from services.store.errors import (
     Revoked,
     WrongExpectedVersion,
 )
-from infra.jsonbytes import loads as read_json
 from services.store.keys import LOG_SHARDS, Keys
 from services.store.model import (
     ANY,
