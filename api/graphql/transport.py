@@ -25,7 +25,7 @@ from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 
 from api.problems import problem
-from infra import jsonbytes
+from services.store.model import read_json
 
 # Far deeper than any request the API takes (a GraphQL body with a maze definition in
 # its variables is under ten levels), far shallower than any recursion limit.
@@ -65,7 +65,7 @@ class RefusedJson(json.JSONDecodeError):
 def decode_json(data: str | bytes) -> object:
     """`data` as JSON, or RefusedJson / JSONDecodeError."""
     try:
-        value = jsonbytes.loads(data) if isinstance(data, bytes) else json.loads(data)
+        value = read_json(data) if isinstance(data, bytes) else json.loads(data)
     except RecursionError:
         raise RefusedJson(TOO_DEEP) from None
     except UnicodeDecodeError:

@@ -12,6 +12,29 @@ import orjson
 # for it (json.dumps with options builds a new one per call).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 _CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+# Where an integer past 64 bits can be: 18 digits always fit (10**18 < 2**63), 19 may not
+# (-9223372036854775809). Found as a run of 19 zeros once every digit is a zero and every
+# other byte a space: a regular expression took ten times as long.
+_DIGITS_AS_ZEROS = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def read_json(data: bytes) -> Any:
+    """`json.loads(data)`: the same value, or the same error, for stored JSON (an event's
+    data, a snapshot's state) and GraphQL request bodies, several times faster.
+
+    orjson reads an integer past 64 bits as a float, its digits lost, instead of refusing
+    it: a document with a run of 19 digits or more is read by the standard library, as is
+    one orjson refuses (NaN, a byte order mark, a lone surrogate, another encoding than
+    UTF-8, nesting past orjson's limit)."""
+    if _LONG_RUN not in data.translate(_DIGITS_AS_ZEROS):
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(data)
+
+
 ANY = -1
 """Expected version: append whatever the stream's version is."""
 NO_STREAM = 0

@@ -17,7 +17,6 @@ from typing import Any
 from redis.cluster import RedisCluster
 from redis.exceptions import NoScriptError
 
-from infra.jsonbytes import loads as read_json
 from services.store.client import AnyRedis
 from services.store.errors import (
     IdempotencyConflict,
@@ -32,6 +31,7 @@ from services.store.model import (
     NewEvent,
     RecordedEvent,
     Snapshot,
+    read_json,
 )
 from services.store.revocations import Guard
 from services.store.scripts import APPEND, APPEND_SHARDED, LOAD, SAVE_SNAPSHOT

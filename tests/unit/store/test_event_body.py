@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from infra.jsonbytes import loads as read_json
-from services.store.model import NewEvent
+from services.store.model import NewEvent, read_json
 
 
 def test_a_body_is_canonical_json_that_reads_back_as_its_data() -> None:
