@@ -7,8 +7,10 @@ process has. An entry's size is estimated by walking its objects (`approximate_s
 when a stream is first stored, and again once it has moved `REMEASURE_EVERY` versions
 on. A state grows by a few small objects an event, so in between the last estimate
 stands; walking the whole state on every command took about half of a command's CPU
-(bench/api.py, server CPU per flip), and every 32 versions still 2-4% (a flip writes
-about five events, so a table's walk came every seventh flip). A value whose unchanging
+(bench/api.py, server CPU per flip). Every 128 versions, about 25 flips (a flip writes
+about five events): at 32, a table in play walked its state every sixth or seventh flip,
+some 10 µs a flip for a 66 µs walk (below), 2-3% of a flip's CPU, and more as its log
+grows; the bench's flip-only tables end before either. A value whose unchanging
 parts (below) are not the ones measured is measured again at once: a new session's
 first state is the empty one, and the state its first event makes holds the maze, most
 of its size.
