@@ -10,7 +10,7 @@ stands; walking the whole state on every command took about half of a command's 
 (bench/api.py, server CPU per flip). Every 128 versions, about 25 flips (a flip writes
 about five events): at 32, a table in play walked its state every sixth or seventh flip,
 some 10 µs a flip for a 66 µs walk (below), 2-3% of a flip's CPU, and more as its log
-grows; the bench's flip-only tables end before either. A value whose unchanging
+grows; most of the bench's flip-only tables end before 32. A value whose unchanging
 parts (below) are not the ones measured is measured again at once: a new session's
 first state is the empty one, and the state its first event makes holds the maze, most
 of its size.
