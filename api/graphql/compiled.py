@@ -26,6 +26,11 @@ strawberry's path, untouched: before the resolvers ran, as it came; after, with 
 results (`RESOLVED` in the context), so no command runs twice and the answer, errors
 and codes included, is strawberry's own.
 
+A table row's result is the data its redaction made (`Redacted`), which strawberry's path
+types into the row's result model, every field of it, before completing the few the
+document selects. A plan completes the data itself (`_Compiler.data_root`), reading the
+selected fields only, with what typing would have done made explicit.
+
 `VERIFY` (`DAEDALUS_VERIFY_PLANS=1`, on in the test suite) checks each plan: its
 variables against `get_variable_values`, its plain arguments against strawberry's
 conversion, and its answer against strawberry's path run with the resolvers' results;
@@ -36,6 +41,8 @@ from __future__ import annotations
 
 import inspect
 import os
+import types
+import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
@@ -47,11 +54,14 @@ from graphql import (
     FragmentDefinitionNode,
     FragmentSpreadNode,
     GraphQLArgument,
+    GraphQLBoolean,
     GraphQLEnumType,
     GraphQLError,
     GraphQLField,
+    GraphQLID,
     GraphQLInputField,
     GraphQLInputObjectType,
+    GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
@@ -59,6 +69,7 @@ from graphql import (
     GraphQLResolveInfo,
     GraphQLScalarType,
     GraphQLSchema,
+    GraphQLString,
     InlineFragmentNode,
     NamedTypeNode,
     Node,
@@ -70,6 +81,7 @@ from graphql import (
     is_abstract_type,
     is_non_null_type,
     is_required_argument,
+    is_required_input_field,
 )
 from graphql.execution.get_variable_signature import get_variable_signature
 from graphql.execution.values import (
@@ -80,13 +92,15 @@ from graphql.execution.values import (
 )
 from graphql.language import visit
 from graphql.language.visitor import BREAK, Visitor
-from graphql.pyutils import Path
-from graphql.utilities.coerce_input_value import coerce_default_value, coerce_input_value
+from graphql.pyutils import Path, is_iterable
+from graphql.utilities.coerce_input_value import coerce_default_value
+from pydantic import BaseModel, Discriminator, Tag, TypeAdapter
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 from strawberry.types.arguments import StrawberryArgument, convert_arguments
 from strawberry.types.unset import UNSET
 
-from api.graphql.generate import plain
+from api.graphql.generate import model_of, plain
+from api.usecases.table import Redacted
 
 DEFINITION_BACKREF = GraphQLCoreConverter.DEFINITION_BACKREF
 
@@ -120,6 +134,8 @@ class RootField:
     resolve: Resolver
     complete: Complete
     shown: frozenset[str]  # the result's fields selected (Python names), `Call.shown`
+    # The completion of a Redacted result's data, without typing it (None: typed first).
+    data: Complete | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +267,7 @@ def _variables(
             # levels, and an input nests deeper than that only by the schema's own list
             # types, far under graphql-core's bound (tests/unit/api/test_graphql_plans.py).
             try:
-                out = coerce_input_value(value, signature.type)
+                out = coercers[name](value)
             except GraphQLError:  # an input type's own check: strawberry's `@oneOf`
                 return None
             if out is Undefined:
@@ -259,7 +275,102 @@ def _variables(
             coerced[name] = out
         return VariableValues(sources, coerced)
 
+    coercers = {s.name: _coercer(s.type, {}) for s in signatures}
     return coerce
+
+
+def _coercer(type_: Any, made: dict[Any, Complete]) -> Complete:
+    """graphql-core's `coerce_input_value` for one input type, its walk of the type done
+    once: the value coerced, or Undefined (VERIFY checks it against graphql-core's)."""
+    found = made.get(type_)
+    if found is not None:
+        return found
+    if isinstance(type_, GraphQLNonNull):
+        inner = _coercer(type_.of_type, made)
+
+        def non_null(value: Any) -> Any:
+            return Undefined if value is None or value is Undefined else inner(value)
+
+        made[type_] = non_null
+        return non_null
+    if isinstance(type_, GraphQLList):
+        item_of: list[Complete] = []  # filled below: an input may list its own type
+
+        def listed(value: Any) -> Any:
+            if value is None or value is Undefined:
+                return None
+            item = item_of[0]
+            if not is_iterable(value):  # a non-list value is a list of one
+                one = item(value)
+                return Undefined if one is Undefined else [one]
+            out = []
+            for each in value:
+                one = item(each)
+                if one is Undefined:
+                    return Undefined
+                out.append(one)
+            return out
+
+        made[type_] = listed
+        item_of.append(_coercer(type_.of_type, made))
+        return listed
+    if isinstance(type_, GraphQLInputObjectType):
+        fields: list[tuple[str, str, bool, Any, Complete]] = []
+
+        def input_object(value: Any) -> Any:
+            if value is None or value is Undefined:
+                return None
+            if not isinstance(value, dict):
+                return Undefined
+            defined = 0
+            for name, each in value.items():
+                if each is Undefined:
+                    continue
+                defined += 1
+                if name not in known:
+                    return Undefined
+            out: dict[str, Any] = {}
+            for name, out_name, required, default, coerce in fields:
+                each = value.get(name, Undefined)
+                if each is Undefined:
+                    if required:
+                        return Undefined
+                    if default is not Undefined:
+                        out[out_name] = default
+                    continue
+                each = coerce(each)
+                if each is Undefined:
+                    return Undefined
+                out[out_name] = each
+            if one_of and (defined != 1 or len(out) != 1 or next(iter(out.values())) is None):
+                return Undefined
+            return out_type(out)
+
+        made[type_] = input_object
+        known = frozenset(type_.fields)
+        one_of, out_type = type_.is_one_of, type_.out_type
+        for name, field in type_.fields.items():
+            required = is_required_input_field(field)
+            default = Undefined if required else coerce_default_value(field)
+            fields.append(
+                (name, field.out_name or name, required, default, _coercer(field.type, made))
+            )
+        return input_object
+    leaf = type_.coerce_input_value
+    same = _AS_THEY_ARE.get(type_) if type_ in (GraphQLString, GraphQLBoolean) else None
+
+    def leaf_value(value: Any) -> Any:
+        if value is None or value is Undefined:
+            return None
+        if type(value) is same:  # a String's str, a Boolean's bool: coerced as they are
+            return value
+        try:
+            return leaf(value)
+        except Exception:  # graphql-core's: an invalid leaf is no value
+            return Undefined
+
+    made[type_] = leaf_value
+    return leaf_value
 
 
 def _or_none(found: VariableValues | list[GraphQLError]) -> VariableValues | None:
@@ -294,8 +405,19 @@ def complete_all(plan: Plan, results: dict[str, Any]) -> dict[str, Any]:
         value = results[field.key]
         if isinstance(value, BaseException):
             raise Unsupported(field.key)
+        if isinstance(value, Redacted):
+            if field.data is not None:
+                data[field.key] = field.data(value.data)
+                continue
+            value = value.typed(value.data)
         data[field.key] = field.complete(value)
     return data
+
+
+def planned(info: Any) -> bool:
+    """Whether a plan runs this root resolver: it answers a Redacted result as it is,
+    for `complete_all` to complete its data (strawberry's path types it)."""
+    return type(info) is _Info
 
 
 def from_resolved(info: Any) -> tuple[bool, Any]:
@@ -308,6 +430,8 @@ def from_resolved(info: Any) -> tuple[bool, Any]:
     value = resolved[info.path.key]
     if isinstance(value, BaseException):
         raise value
+    if isinstance(value, Redacted):
+        value = value.typed(value.data)
     return True, value
 
 
@@ -372,9 +496,19 @@ def _compile(schema: Any, document: DocumentNode, operation_name: str | None) ->
         values = _argument_values(definition, nodes[0])
         made_plain = _plain_arguments(definition)
         shown = compiler.shown(definition.type, nodes)
+        data = compiler.data_root(definition.type, nodes)
         fields.append(
             RootField(
-                key, definition, nodes[0], arguments, values, made_plain, resolve, complete, shown
+                key,
+                definition,
+                nodes[0],
+                arguments,
+                values,
+                made_plain,
+                resolve,
+                complete,
+                shown,
+                data,
             )
         )
     names = tuple(f.node.name.value for f in fields)
@@ -708,3 +842,343 @@ class _Compiler:
             return out
 
         return read
+
+    # --- a redaction's data (api/usecases/table.py's Redacted) ---------------------------
+    #
+    # A table row answers JSON-ready data its redaction made, which GraphQL's path types
+    # into the row's result model (pydantic, every field of it) and then completes. A plan
+    # completes the data itself, reading only the fields the document selects, with what
+    # typing it would have done made explicit: a key left out is the field's default; a
+    # union's member is the one its discriminator names, or the one member whose fields
+    # (every model `extra="forbid"`) the keys fit; a map is its entries. A piece it does
+    # not read natively (a set, an Enum class, a validator) is typed by pydantic first and
+    # completed as a typed value is. VERIFY checks every answer against strawberry's.
+
+    def data_root(self, type_: GraphQLOutputType, nodes: list[FieldNode]) -> Complete | None:
+        """The completion of a root field's Redacted data: its one possible type a model
+        made (a row's `<Result>Payload`: the result, or a Problem); None without one."""
+        while isinstance(type_, GraphQLNonNull):
+            type_ = type_.of_type
+        if is_abstract_type(type_):
+            possible = list(self.core.get_possible_types(type_))
+        elif isinstance(type_, GraphQLObjectType):
+            possible = [type_]
+        else:
+            return None
+        made = [(each, _model(each)) for each in possible]
+        found = [(each, model) for each, model in made if model is not None]
+        if len(found) != 1:
+            return None
+        try:
+            return self.data_object(found[0][0], nodes, found[0][1])
+        except Unsupported:
+            return None
+
+    def data(
+        self,
+        type_: GraphQLOutputType,
+        nodes: list[FieldNode],
+        parent: GraphQLObjectType,
+        name: str,
+        annotation: Any,
+    ) -> Complete:
+        """Completes a field's data as its typed value would complete, by the field's
+        pydantic annotation."""
+        bare, meta = _bare(annotation)
+        if isinstance(type_, GraphQLNonNull):
+            of_type = type_.of_type
+            if isinstance(of_type, GraphQLScalarType | GraphQLEnumType) and _plain_leaf(bare):
+                return _data_leaf(of_type, non_null=True)
+            inner = self.data(of_type, nodes, parent, name, annotation)
+
+            def non_null(value: Any) -> Any:
+                if value is None:
+                    raise Unsupported("null for a non-null field")
+                return inner(value)
+
+            return non_null
+        origin = typing.get_origin(bare)
+        if isinstance(type_, GraphQLList) and origin in (list, tuple):
+            items = [a for a in typing.get_args(bare) if a is not Ellipsis]
+            if len(items) == 1 and (origin is list or Ellipsis in typing.get_args(bare)):
+                item = self.data(type_.of_type, nodes, parent, name, items[0])
+
+                def listed(value: Any) -> Any:
+                    if value is None:
+                        return None
+                    if type(value) is not list:
+                        raise Unsupported("not a list")
+                    return [item(each) for each in value]
+
+                return listed
+        elif isinstance(type_, GraphQLList) and origin is dict:
+            key, value_type = typing.get_args(bare)
+            if key is str:
+                return self.data_entries(type_.of_type, nodes, value_type)
+        elif isinstance(type_, GraphQLScalarType | GraphQLEnumType):
+            if _plain_leaf(bare):
+                return _data_leaf(type_, non_null=False)
+        elif isinstance(type_, GraphQLObjectType):
+            model = _model(type_)
+            if model is not None and model is bare:
+                return self.data_object(type_, nodes, model)
+        elif is_abstract_type(type_) and origin in (typing.Union, types.UnionType):
+            return self.data_abstract(type_, nodes, bare, meta)
+        return self.typed_piece(type_, nodes, parent, name, annotation)
+
+    def typed_piece(
+        self,
+        type_: GraphQLOutputType,
+        nodes: list[FieldNode],
+        parent: GraphQLObjectType,
+        name: str,
+        annotation: Any,
+    ) -> Complete:
+        """A piece of data typed by pydantic (as its model would type it), then completed."""
+        try:
+            adapter: TypeAdapter[Any] = TypeAdapter(annotation)
+        except Exception as exc:  # an annotation pydantic reads only inside its model
+            raise Unsupported(f"{parent.name}.{name}: {exc}") from exc
+        then = self.value(type_, nodes, parent, name)
+        return lambda value: then(adapter.validate_python(value))
+
+    def data_object(
+        self, type_: GraphQLObjectType, nodes: list[FieldNode], model: type[BaseModel]
+    ) -> Complete:
+        """An object's selected fields from its data (a dict of the model's fields)."""
+        if _decorated(model):
+            raise Unsupported(f"{model.__name__}: validators")
+        selected = _collect(
+            self.core, self.fragments, type_, [n.selection_set for n in nodes if n.selection_set]
+        )
+        parts: list[tuple[str, str | None, Any, Complete | str]] = []
+        for key, field_nodes in selected.items():
+            name = field_nodes[0].name.value
+            if name == "__typename":
+                parts.append((key, None, None, type_.name))
+                continue
+            definition = type_.fields.get(name)
+            field = self.schema.get_field_for_type(name, type_.name)
+            if definition is None or definition.args or field is None:
+                raise Unsupported(f"{type_.name}.{name}: a field with arguments")
+            if field.extensions or field.permission_classes:
+                raise Unsupported(f"{type_.name}.{name}: extensions")
+            info = model.model_fields.get(field.python_name)
+            if info is None or info.alias is not None or info.validation_alias is not None:
+                raise Unsupported(f"{type_.name}.{name}: not a model field read by its name")
+            bare, _ = _bare(info.annotation)
+            if field.base_resolver is not None and typing.get_origin(bare) is not dict:
+                raise Unsupported(f"{type_.name}.{name}: a resolver")  # a map's is its entries
+            default = (
+                _MISSING if info.is_required() else info.get_default(call_default_factory=True)
+            )
+            then = self.data(definition.type, field_nodes, type_, name, info.annotation)
+            parts.append((key, field.python_name, default, then))
+
+        def complete(value: Any) -> Any:
+            if value is None:
+                return None
+            if type(value) is not dict:
+                raise Unsupported("not an object's data")
+            out = {}
+            for key, python, default, then in parts:
+                if python is None:
+                    out[key] = then
+                    continue
+                found = value.get(python, _MISSING)
+                if found is _MISSING:
+                    if default is _MISSING:
+                        raise Unsupported("a required field left out")
+                    found = default
+                out[key] = then(found)  # type: ignore[operator]
+            return out
+
+        return complete
+
+    def data_entries(
+        self, type_: GraphQLOutputType, nodes: list[FieldNode], value_type: Any
+    ) -> Complete:
+        """A map's data (`dict[str, V]`) as GraphQL shows it: its `{key value}` entries,
+        in the map's order (api/graphql/generate.py's `_entries`)."""
+        entry = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
+        if not isinstance(entry, GraphQLObjectType) or set(entry.fields) != {"key", "value"}:
+            raise Unsupported("not a map's entries")
+        selected = _collect(
+            self.core, self.fragments, entry, [n.selection_set for n in nodes if n.selection_set]
+        )
+        parts: list[tuple[str, int, Complete | str]] = []
+        for key, field_nodes in selected.items():
+            name = field_nodes[0].name.value
+            if name == "__typename":
+                parts.append((key, -1, entry.name))
+            elif name == "key":
+                parts.append(
+                    (key, 0, self.value(entry.fields[name].type, field_nodes, entry, name))
+                )
+            else:
+                definition = entry.fields[name]
+                then = self.data(definition.type, field_nodes, entry, name, value_type)
+                parts.append((key, 1, then))
+
+        def entries(value: Any) -> Any:
+            if value is None:
+                return None
+            if type(value) is not dict:
+                raise Unsupported("not a map")
+            out = []
+            for pair in value.items():
+                one = {}
+                for key, at, then in parts:
+                    one[key] = then if at < 0 else then(pair[at])  # type: ignore[operator]
+                out.append(one)
+            return out
+
+        return entries
+
+    def data_abstract(
+        self, type_: Any, nodes: list[FieldNode], union: Any, meta: list[Any]
+    ) -> Complete:
+        """A union's data: the member its discriminator names (by its `Tag`), or else the
+        one member whose fields its keys fit (every required one given, none undeclared:
+        the only one pydantic can validate it as)."""
+        by_model = {_model(each): each for each in self.core.get_possible_types(type_)}
+        members: list[tuple[type[BaseModel], list[Any]]] = []
+        for member in typing.get_args(union):
+            bare, member_meta = _bare(member)
+            if not _is_model(bare) or bare not in by_model:
+                raise Unsupported("a union member of no possible type")
+            members.append((bare, member_meta))
+        completes = {model: self.data_object(by_model[model], nodes, model) for model, _ in members}
+        chosen = [m for m in meta if isinstance(m, Discriminator)]
+        if chosen:
+            pick: Any = chosen[0].discriminator
+            tags: dict[Any, Complete] = {}
+            for model, member_meta in members:
+                tag = [m.tag for m in member_meta if isinstance(m, Tag)]
+                if not callable(pick) or len(tag) != 1:
+                    raise Unsupported("a discriminator this does not read")
+                tags[tag[0]] = completes[model]
+
+            def tagged(value: Any) -> Any:
+                if value is None:
+                    return None
+                found = tags.get(pick(value))
+                if found is None:
+                    raise Unsupported("no member of that tag")
+                return found(value)
+
+            return tagged
+        if any(model.model_config.get("extra") != "forbid" for model, _ in members):
+            raise Unsupported("a member that may take keys it does not declare")
+        shapes = [
+            (
+                frozenset(n for n, f in model.model_fields.items() if f.is_required()),
+                frozenset(model.model_fields),
+                completes[model],
+            )
+            for model, _ in members
+        ]
+
+        def shaped(value: Any) -> Any:
+            if value is None:
+                return None
+            if type(value) is not dict:
+                raise Unsupported("not an object's data")
+            keys = value.keys()
+            found = [then for required, every, then in shapes if required <= keys <= every]
+            if len(found) != 1:
+                raise Unsupported("data of no one member's shape")
+            return found[0](value)
+
+        return shaped
+
+
+_MISSING: Any = object()
+
+
+def _model(type_: GraphQLObjectType) -> type[BaseModel] | None:
+    """The model a generated object type was made of (api/graphql/generate.py)."""
+    definition = (type_.extensions or {}).get(DEFINITION_BACKREF)
+    return model_of(getattr(definition, "origin", None))
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def _decorated(model: type[BaseModel]) -> bool:
+    """Whether pydantic runs code of the model's own on its fields (validators,
+    serializers, computed fields): its data is then not what its typed value reads."""
+    found = model.__pydantic_decorators__
+    return any(
+        (
+            found.validators,
+            found.field_validators,
+            found.root_validators,
+            found.model_validators,
+            found.field_serializers,
+            found.model_serializers,
+            found.computed_fields,
+        )
+    )
+
+
+def _bare(annotation: Any) -> tuple[Any, list[Any]]:
+    """An annotation without `Annotated` (its metadata gathered) and without `None`."""
+    meta: list[Any] = []
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            meta += annotation.__metadata__
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType) and type(None) in typing.get_args(
+            annotation
+        ):
+            rest = tuple(a for a in typing.get_args(annotation) if a is not type(None))
+            annotation = rest[0] if len(rest) == 1 else typing.Union[rest]  # noqa: UP007
+        else:
+            return annotation, meta
+
+
+# graphql-core's scalars, each with the type of the values it serializes as they are
+# (an Int only within 32 bits; a Float checks that it is finite, so it is left out): a
+# leaf's data of that type is its own answer.
+_AS_THEY_ARE: dict[GraphQLScalarType, type] = {
+    GraphQLString: str,
+    GraphQLBoolean: bool,
+    GraphQLInt: int,
+    GraphQLID: str,
+}
+_INT_BOUND = 2**31
+
+
+def _data_leaf(type_: GraphQLScalarType | GraphQLEnumType, non_null: bool) -> Complete:
+    """A leaf's data completed as `_Compiler.value` completes it, the values its scalar
+    would give back unchanged passed through without the call."""
+    serialize = type_.serialize
+    same = _AS_THEY_ARE.get(type_) if isinstance(type_, GraphQLScalarType) else None
+    bounded = same is int
+
+    def leaf(value: Any) -> Any:
+        if type(value) is same and (not bounded or -_INT_BOUND <= value < _INT_BOUND):  # type: ignore[operator]
+            return value
+        if value is None:
+            if non_null:
+                raise Unsupported("null for a non-null field")
+            return None
+        out = serialize(value)
+        if out is None or out is Undefined:
+            raise Unsupported("a value that does not serialize")
+        return out
+
+    return leaf
+
+
+def _plain_leaf(annotation: Any) -> bool:
+    """A leaf's annotation whose data is its typed value: a plain scalar, a `Literal` of
+    strings or ints, or free-form JSON (`Any`)."""
+    if annotation in (str, int, float, bool) or annotation is Any:
+        return True
+    return typing.get_origin(annotation) is typing.Literal and all(
+        type(a) in (str, int) for a in typing.get_args(annotation)
+    )

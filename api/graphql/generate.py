@@ -278,6 +278,11 @@ def output_type(model: type[BaseModel]) -> Any:
     return made
 
 
+def model_of(cls: Any) -> type[BaseModel] | None:
+    """The model `output_type` made the strawberry type `cls` of (None for another)."""
+    return next((model for model, made in _OUTPUTS.items() if made is cls), None)
+
+
 def _nullable_in_siblings(model: type[BaseModel]) -> set[str]:
     """Fields of an interface's implementation that another implementation declares
     nullable: nullable here too, so a document may select both under one name (GraphQL

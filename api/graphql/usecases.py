@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from strawberry.types.unset import UNSET
 from strawberry.utils.str_converters import to_camel_case
 
-from api.graphql.compiled import from_resolved
+from api.graphql.compiled import from_resolved, planned
 from api.graphql.context import Info
 from api.graphql.generate import (
     FREE_FORM_FIELDS,
@@ -91,7 +91,9 @@ def resolver(row: UseCase) -> Any:
             result = await execute(row, request, conn, "graphql", grant, shown)
         except EXPECTED as exc:
             return as_problem(exc)
-        return result.typed(result.data) if isinstance(result, Redacted) else result
+        if isinstance(result, Redacted) and not planned(info):
+            return result.typed(result.data)
+        return result  # a plan completes a Redacted result's data (api/graphql/compiled.py)
 
     params = [inspect.Parameter("info", inspect.Parameter.KEYWORD_ONLY, annotation=Info)]
     if table is not None:

@@ -128,6 +128,7 @@ _COMMANDS: dict[str, type[BaseModel]] = {
     to_snake_case(_type_of(model)): model
     for model in typing.get_args(typing.get_args(SessionCommand)[0])
 }
+_TAGS = {key: _type_of(model) for key, model in _COMMANDS.items()}
 SessionCommandInput: Any = one_of_input(
     "SessionCommandInput", _COMMANDS, frozenset({"type", "seen_version", "command_id"})
 )
@@ -135,7 +136,7 @@ SessionCommandInput: Any = one_of_input(
 
 def _command_from_graphql(given: dict[str, Any]) -> dict[str, Any]:
     key, fields = member(given["command"], "command")
-    body = {**(fields if isinstance(fields, dict) else {}), "type": _type_of(_COMMANDS[key])}
+    body = {**(fields if isinstance(fields, dict) else {}), "type": _TAGS[key]}
     body.update({k: given[k] for k in ("seen_version", "command_id") if given.get(k) is not None})
     return body
 

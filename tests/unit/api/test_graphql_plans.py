@@ -12,12 +12,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from graphql import (
+    GraphQLEnumType,
+    GraphQLError,
+    GraphQLInputField,
+    GraphQLInputObjectType,
+    GraphQLInt,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLString,
+)
+from graphql.utilities.coerce_input_value import coerce_input_value
 from starlette.applications import Starlette
 from strawberry.types.unset import UNSET
 
@@ -25,7 +37,10 @@ from api.app import create_app
 from api.graphql import compiled
 from api.graphql.schema import DaedalusGraphQL, schema
 from api.keys import config_entry, new_key
+from api.usecases.table import Redacted
 from infra.settings import Settings
+from tests.e2e.test_sessions_api import PARTY, policy
+from tests.graphql_shapes import command_input, fragments, spread
 from tests.running_app import serving
 
 ROLL = """query Roll($e: String!, $s: String) {
@@ -402,3 +417,153 @@ def test_a_oneof_variable_without_exactly_one_key_is_refused_alike_on_every_requ
         assert [e["extensions"]["code"] for e in body["errors"]] == ["invalid_argument"], body
         assert "exactly one key" in body["errors"][0]["message"]
     assert [r.json() for r in refused[0::2]] == [r.json() for r in refused[1::2]]
+
+
+def _everything(view: str) -> tuple[str, str]:
+    """Documents selecting every field of a command's result and of a look, the view as
+    `view` (a GraphQL document cannot select both views' fields: `river` differs)."""
+    fields = f"view {{ __typename ...{view}Fields }}"
+    send = f"""mutation($id: ID!, $t: String!, $c: SessionCommandInput!) {{
+  sendCommand(id: $id, token: $t, command: $c) {{
+    __typename ... on CommandResult {{ version duplicate events {{ {spread("SessionEvent")} }}
+    {fields} }} ... on Problem {{ code message }} }} }}
+{fragments("SessionEvent", view)}"""
+    look = f"""query($id: ID!, $t: String!, $gm: Boolean!) {{
+  session(id: $id, token: $t, asGm: $gm) {{
+    __typename ... on SessionView {{ sessionId role member version {fields} }} }} }}
+{fragments(view)}"""
+    return send, look
+
+
+EVENTS_EVERYTHING = f"""query($id: ID!, $t: String!, $after: Long!) {{
+  sessionEvents(id: $id, token: $t, after: $after) {{ __typename ...SessionEventPageFields }} }}
+{fragments("SessionEventPage")}"""
+
+
+def test_a_plan_completes_every_field_of_a_tables_data_without_typing_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table row answers its redaction's data (api/usecases/table.py's Redacted); a
+    plan completes it without typing it into the row's model. A game played over GraphQL,
+    every field of every answer selected (events of each kind the game made, the GM's
+    view, a player's and a spectator's, maps as entries), each answer checked against
+    strawberry's (VERIFY) and each made from the data, never typed first."""
+    completed: list[tuple[str, str]] = []
+    complete_all = compiled.complete_all
+
+    def spied(plan: compiled.Plan, results: dict[str, Any]) -> dict[str, Any]:
+        for field in plan.fields:
+            if isinstance(results[field.key], Redacted):
+                try:
+                    field.data(results[field.key].data)  # type: ignore[misc]
+                except Exception as exc:
+                    completed.append((field.key, f"fell back: {exc!r}"))
+                else:
+                    completed.append((field.key, "data"))
+        return complete_all(plan, results)
+
+    monkeypatch.setattr(compiled, "complete_all", spied)
+    app = _app(tmp_path)
+    kinds: set[str] = set()
+
+    async def scenario() -> None:
+        async with serving(app) as http:
+            created = await http.post(
+                "/v1/sessions", json={"preset": "standard_deck", "party": PARTY}
+            )
+            table = created.json()
+            sid, gm, spectator = table["session_id"], table["gm_token"], table["spectator_token"]
+            bearer = {"Authorization": f"Bearer {gm}"}
+            players = {}
+            for member in PARTY:
+                body = {"role": "player", "member": member["id"]}
+                issued = await http.post(f"/v1/sessions/{sid}/tokens", json=body, headers=bearer)
+                players[member["id"]] = issued.json()["token"]
+
+            async def gql(query: str, **variables: Any) -> dict[str, Any]:
+                answer = await http.post("/graphql", json={"query": query, "variables": variables})
+                assert answer.status_code == 200 and "errors" not in answer.json(), answer.text
+                data: dict[str, Any] = answer.json()["data"]
+                return data
+
+            for _ in range(40):
+                state = (await http.get(f"/v1/sessions/{sid}?view=gm", headers=bearer)).json()
+                if state["view"]["phase"] not in ("turn", "choice", "trap", "encounter"):
+                    break
+                command = policy(state["view"])
+                token = players.get(command.get("player", ""), gm)
+                send, _ = _everything("LabyrinthGmView" if token == gm else "LabyrinthTableView")
+                sent = await gql(send, id=sid, t=token, c=command_input(command))
+                result = sent["sendCommand"]
+                assert result["__typename"] == "CommandResult", result
+                kinds.update(e["__typename"] for e in result["events"])
+                for viewer, view in ((gm, "LabyrinthGmView"), (spectator, "LabyrinthTableView")):
+                    _, look = _everything(view)
+                    looked = await gql(look, id=sid, t=viewer, gm=viewer == gm)
+                    assert looked["session"]["view"]["__typename"] == view
+                after = max(0, result["version"] - 3)
+                page = await gql(EVENTS_EVERYTHING, id=sid, t=players["p1"], after=after)
+                assert page["sessionEvents"]["__typename"] == "SessionEventPage"
+
+    asyncio.run(scenario())
+    assert completed and all(how == "data" for _, how in completed), completed
+    assert {key for key, _ in completed} == {"sendCommand", "session", "sessionEvents"}
+    assert len(kinds) >= 4, kinds  # the game made events of several kinds
+
+
+def _samples(type_: Any, depth: int = 0) -> list[Any]:
+    """Values to coerce as `type_`: valid ones first, then wrong ones of every kind."""
+    if isinstance(type_, GraphQLNonNull):
+        return [*_samples(type_.of_type, depth), None]
+    if isinstance(type_, GraphQLList):
+        items = _samples(type_.of_type, depth + 1)
+        return [[items[0]], [], items[0], [items[0], None], items[-1:], {"a": 1}]
+    if isinstance(type_, GraphQLEnumType):
+        return [next(iter(type_.values)), "NOT_A_MEMBER", 1, None]
+    if isinstance(type_, GraphQLInputObjectType):
+        if depth > 3:
+            return [{}, None]
+        firsts = {name: _samples(f.type, depth + 1)[0] for name, f in type_.fields.items()}
+        out: list[Any] = [firsts, {}, {**firsts, "notAField": 1}, "x", [firsts]]
+        for name, field in type_.fields.items():
+            out += [{name: firsts[name]}, {name: None}]  # one field (a `@oneOf`'s choice)
+            out += [{**firsts, name: wrong} for wrong in _samples(field.type, depth + 1)[1:3]]
+        return out
+    leaves: dict[str, list[Any]] = {
+        "String": ["text", 7, True, None],
+        "ID": ["id-1", 12, 1.5, None],
+        "Int": [3, 2**40, "3", True, 2.0],
+        "Float": [1.5, 2, "1.5", math.nan],
+        "Boolean": [True, 1, "true"],
+        "Long": [2**40, "5", 1.5, True],
+        "JSON": [{"a": [1]}, "s", None],
+    }
+    return leaves[type_.name]
+
+
+def _outcome(coerce: Any, *args: Any) -> tuple[str, Any]:
+    try:
+        return "value", coerce(*args)
+    except GraphQLError as exc:
+        return "error", exc.message
+
+
+def test_a_plans_coercion_of_every_input_type_is_graphql_cores() -> None:
+    """`compiled._coercer` walks each input type once; what it gives (a value, Undefined,
+    an error) is graphql-core's `coerce_input_value`'s for every input of the schema,
+    given valid values and wrong ones (a field left out, null, extra, mistyped)."""
+    core = schema._schema
+    inputs = [t for t in core.type_map.values() if isinstance(t, GraphQLInputObjectType)]
+    assert len(inputs) > 20
+    # graphql-core's own `@oneOf` (strawberry checks its own in `out_type`, above).
+    fields = {"a": GraphQLInputField(GraphQLString), "b": GraphQLInputField(GraphQLInt)}
+    inputs.append(GraphQLInputObjectType("Choice", fields, is_one_of=True))
+    checked = 0
+    for input_type in inputs:
+        for type_ in (input_type, GraphQLNonNull(input_type), GraphQLList(input_type)):
+            coerce = compiled._coercer(type_, {})
+            for value in _samples(type_):
+                ours, theirs = _outcome(coerce, value), _outcome(coerce_input_value, value, type_)
+                assert ours == theirs, (input_type.name, value, ours, theirs)
+                checked += 1
+    assert checked > 1000
