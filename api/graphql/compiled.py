@@ -730,8 +730,7 @@ class _Compiler:
             return frozenset()
         names = set()
         for each in objects:
-            sets = [n.selection_set for n in nodes if n.selection_set]
-            for field_nodes in _collect(self.core, self.fragments, each, sets).values():
+            for field_nodes in self.selected(each, nodes).values():
                 name = field_nodes[0].name.value
                 field = (
                     None
@@ -788,11 +787,16 @@ class _Compiler:
 
         return abstract
 
+    def selected(
+        self, type_: GraphQLObjectType, nodes: list[FieldNode]
+    ) -> dict[str, list[FieldNode]]:
+        """The fields the nodes' selection sets select on `type_`, by response key."""
+        sets = [n.selection_set for n in nodes if n.selection_set]
+        return _collect(self.core, self.fragments, type_, sets)
+
     def object(self, type_: GraphQLObjectType, nodes: list[FieldNode]) -> Complete:
         """An object's selected fields, in order, each read and completed."""
-        selected = _collect(
-            self.core, self.fragments, type_, [n.selection_set for n in nodes if n.selection_set]
-        )
+        selected = self.selected(type_, nodes)
         parts: list[tuple[str, Callable[[Any], Any] | None, Complete | str]] = []
         for key, field_nodes in selected.items():
             name = field_nodes[0].name.value
@@ -948,9 +952,7 @@ class _Compiler:
         """An object's selected fields from its data (a dict of the model's fields)."""
         if _decorated(model):
             raise Unsupported(f"{model.__name__}: validators")
-        selected = _collect(
-            self.core, self.fragments, type_, [n.selection_set for n in nodes if n.selection_set]
-        )
+        selected = self.selected(type_, nodes)
         parts: list[tuple[str, str | None, Any, Complete | str]] = []
         for key, field_nodes in selected.items():
             name = field_nodes[0].name.value
@@ -1003,9 +1005,7 @@ class _Compiler:
         entry = type_.of_type if isinstance(type_, GraphQLNonNull) else type_
         if not isinstance(entry, GraphQLObjectType) or set(entry.fields) != {"key", "value"}:
             raise Unsupported("not a map's entries")
-        selected = _collect(
-            self.core, self.fragments, entry, [n.selection_set for n in nodes if n.selection_set]
-        )
+        selected = self.selected(entry, nodes)
         parts: list[tuple[str, int, Complete | str]] = []
         for key, field_nodes in selected.items():
             name = field_nodes[0].name.value

@@ -64,11 +64,15 @@ def _table(state: MazeState, slots: bool) -> dict[str, Any]:
     }
 
 
+# Each action's name (as a view's `checks` key) and the stat it rolls, read once.
+_ACTION_STATS = tuple((action.value, stat) for action, stat in ACTION_STAT.items())
+
+
 def player_view(state: MazeState, player: str) -> dict[str, Any]:
     """What a player at the table sees: face-down cards only as this deal's slot ids, and
     the player's own check for each action (the dice rolled against the maze's DC)."""
     profile = state.member(player).profile
-    checks = {action.value: profile.expression(stat) for action, stat in ACTION_STAT.items()}
+    checks = {action: profile.expression(stat) for action, stat in _ACTION_STATS}
     return {"viewer": player, "checks": checks, **_table(state, slots=True)}
 
 
