@@ -39,6 +39,7 @@ from api.graphql.schema import DaedalusGraphQL, schema
 from api.keys import config_entry, new_key
 from api.usecases.table import Redacted
 from infra.settings import Settings
+from tests.e2e.test_campaigns_api import SHEETS
 from tests.e2e.test_sessions_api import PARTY, policy
 from tests.graphql_shapes import command_input, fragments, spread
 from tests.running_app import serving
@@ -567,3 +568,79 @@ def test_a_plans_coercion_of_every_input_type_is_graphql_cores() -> None:
                 assert ours == theirs, (input_type.name, value, ours, theirs)
                 checked += 1
     assert checked > 1000
+
+
+def _campaign_everything(root: str, result: str, arguments: str) -> str:
+    return f"""mutation($id: ID!, $t: String!) {{
+  {root}(id: $id, token: $t{arguments}) {{
+    __typename ...{result}Fields ... on Problem {{ code }} }} }}
+{fragments(result)}"""
+
+
+def test_a_plan_completes_every_field_of_a_campaigns_data_without_typing_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above for a campaign's rows: its commands' results (downtime passed, activities
+    chosen), its view for the GM and for a runner, and its ticks."""
+    completed: list[tuple[str, str]] = []
+    complete_all = compiled.complete_all
+
+    def spied(plan: compiled.Plan, results: dict[str, Any]) -> dict[str, Any]:
+        for field in plan.fields:
+            value = results[field.key]
+            if isinstance(value, Redacted):
+                assert field.data is not None, field.key
+                field.data(value.data)  # raises where a plan would fall back
+                completed.append((field.key, type(value.data).__name__))
+        return complete_all(plan, results)
+
+    monkeypatch.setattr(compiled, "complete_all", spied)
+    app = _app(tmp_path)
+    advance = _campaign_everything("advanceCampaign", "CampaignCommandResult", "")
+    choose = _campaign_everything(
+        "chooseCampaignActivity", "CampaignCommandResult", ', runner: "r1", activity: GATHER'
+    )
+    look = f"""query($id: ID!, $t: String!) {{
+  campaign(id: $id, token: $t) {{ __typename ...CampaignViewFields }} }}
+{fragments("CampaignView")}"""
+    ticks = f"""query($id: ID!, $t: String!) {{
+  campaignTicks(id: $id, token: $t) {{ __typename ...CampaignTickPageFields }} }}
+{fragments("CampaignTickPage")}"""
+    kinds: set[str] = set()
+
+    async def scenario() -> None:
+        async with serving(app) as http:
+
+            async def gql(query: str, **variables: Any) -> dict[str, Any]:
+                answer = await http.post("/graphql", json={"query": query, "variables": variables})
+                assert answer.status_code == 200 and "errors" not in answer.json(), answer.text
+                data: dict[str, Any] = answer.json()["data"]
+                return data
+
+            body = {"name": "Glade", "supplies": 30, "cadence": {"kind": "manual"}}
+            created = (await http.post("/v1/campaigns", json=body)).json()
+            cid, gm = created["campaign_id"], created["gm_token"]
+            bearer = {"Authorization": f"Bearer {gm}"}
+            for runner in ("r1", "r2"):
+                sheet = {"runner": runner, "character": SHEETS[runner]}
+                added = await http.post(f"/v1/campaigns/{cid}/runners", json=sheet, headers=bearer)
+                assert added.status_code == 200, added.text
+            body = {"role": "player", "runner": "r1"}
+            issued = await http.post(f"/v1/campaigns/{cid}/tokens", json=body, headers=bearer)
+            r1 = issued.json()["token"]
+            for _ in range(4):
+                chosen = (await gql(choose, id=cid, t=r1))["chooseCampaignActivity"]
+                advanced = (await gql(advance, id=cid, t=gm))["advanceCampaign"]
+                for result in (chosen, advanced):
+                    assert result["__typename"] == "CampaignCommandResult", result
+                    kinds.update(e["__typename"] for e in result["events"])
+                for viewer in (gm, r1):
+                    looked = (await gql(look, id=cid, t=viewer))["campaign"]
+                    assert looked["__typename"] == "CampaignView", looked
+                page = (await gql(ticks, id=cid, t=r1))["campaignTicks"]
+                assert page["__typename"] == "CampaignTickPage", page
+
+    asyncio.run(scenario())
+    roots = {key for key, _ in completed}
+    assert roots == {"chooseCampaignActivity", "advanceCampaign", "campaign", "campaignTicks"}
+    assert len(kinds) >= 2, kinds
