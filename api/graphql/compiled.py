@@ -700,17 +700,7 @@ class _Compiler:
 
             return listed
         if isinstance(type_, GraphQLScalarType | GraphQLEnumType):
-            serialize = type_.serialize
-
-            def leaf(value: Any) -> Any:
-                if value is None:
-                    return None
-                out = serialize(value)
-                if out is None or out is Undefined:
-                    raise Unsupported("a value that does not serialize")
-                return out
-
-            return leaf
+            return _leaf(type_, non_null=False)
         if isinstance(type_, GraphQLObjectType):
             return self.object(type_, nodes)
         if is_abstract_type(type_):
@@ -892,7 +882,7 @@ class _Compiler:
         if isinstance(type_, GraphQLNonNull):
             of_type = type_.of_type
             if isinstance(of_type, GraphQLScalarType | GraphQLEnumType) and _plain_leaf(bare):
-                return _data_leaf(of_type, non_null=True)
+                return _leaf(of_type, non_null=True)
             inner = self.data(of_type, nodes, parent, name, annotation)
 
             def non_null(value: Any) -> Any:
@@ -921,24 +911,14 @@ class _Compiler:
                 return self.data_entries(type_.of_type, nodes, value_type)
         elif isinstance(type_, GraphQLScalarType | GraphQLEnumType):
             if _plain_leaf(bare):
-                return _data_leaf(type_, non_null=False)
+                return _leaf(type_, non_null=False)
         elif isinstance(type_, GraphQLObjectType):
             model = _model(type_)
             if model is not None and model is bare:
                 return self.data_object(type_, nodes, model)
         elif is_abstract_type(type_) and origin in (typing.Union, types.UnionType):
             return self.data_abstract(type_, nodes, bare, meta)
-        return self.typed_piece(type_, nodes, parent, name, annotation)
-
-    def typed_piece(
-        self,
-        type_: GraphQLOutputType,
-        nodes: list[FieldNode],
-        parent: GraphQLObjectType,
-        name: str,
-        annotation: Any,
-    ) -> Complete:
-        """A piece of data typed by pydantic (as its model would type it), then completed."""
+        # Any other piece is typed by pydantic (as its model types it), then completed.
         try:
             adapter: TypeAdapter[Any] = TypeAdapter(annotation)
         except Exception as exc:  # an annotation pydantic reads only inside its model
@@ -1045,7 +1025,7 @@ class _Compiler:
         members: list[tuple[type[BaseModel], list[Any]]] = []
         for member in typing.get_args(union):
             bare, member_meta = _bare(member)
-            if not _is_model(bare) or bare not in by_model:
+            if bare not in by_model:  # not a model, or one no possible type was made of
                 raise Unsupported("a union member of no possible type")
             members.append((bare, member_meta))
         completes = {model: self.data_object(by_model[model], nodes, model) for model, _ in members}
@@ -1102,10 +1082,6 @@ def _model(type_: GraphQLObjectType) -> type[BaseModel] | None:
     return model_of(getattr(definition, "origin", None))
 
 
-def _is_model(tp: Any) -> bool:
-    return isinstance(tp, type) and issubclass(tp, BaseModel)
-
-
 def _decorated(model: type[BaseModel]) -> bool:
     """Whether pydantic runs code of the model's own on its fields (validators,
     serializers, computed fields): its data is then not what its typed value reads."""
@@ -1152,9 +1128,9 @@ _AS_THEY_ARE: dict[GraphQLScalarType, type] = {
 _INT_BOUND = 2**31
 
 
-def _data_leaf(type_: GraphQLScalarType | GraphQLEnumType, non_null: bool) -> Complete:
-    """A leaf's data completed as `_Compiler.value` completes it, the values its scalar
-    would give back unchanged passed through without the call."""
+def _leaf(type_: GraphQLScalarType | GraphQLEnumType, non_null: bool) -> Complete:
+    """A leaf's value (or data) serialized by its type, for values it would accept; the
+    values its scalar would give back unchanged passed through without the call."""
     serialize = type_.serialize
     same = _AS_THEY_ARE.get(type_) if isinstance(type_, GraphQLScalarType) else None
     bounded = same is int
