@@ -45,16 +45,26 @@ class JsonCodec(Generic[E, S]):
         self._state: TypeAdapter[S] = TypeAdapter(state_type)
         # The adapters whose values may hold a set: only those pay for sorting them.
         self._with_sets = {id(a) for a in (*self._events.values(), self._state) if _holds_sets(a)}
+        # By class, what encoding an event takes (a command encodes a few, each time):
+        # its stored type and its adapter's serializer (what `dump_python` calls).
+        self._encoders: dict[type, tuple[str, TypeAdapter[Any]]] = {
+            cls: (registry.registration(cls).stored_type, adapter)
+            for cls, adapter in self._events.items()
+        }
 
     def encode_event(self, event: E) -> tuple[str, dict[str, Any]]:
         """(stored type, JSON-ready fields) of an event."""
-        stored = self.registry.registration(event).stored_type
-        return stored, self._dump(self._events[type(event)], event)
+        found = self._encoders.get(type(event))
+        if found is None:
+            self.registry.registration(event)  # raises UnknownEventType
+            raise TypeError(f"{type(event).__qualname__} was registered after this codec")
+        stored, adapter = found
+        return stored, self._dump(adapter, event)
 
     def _dump(self, adapter: TypeAdapter[Any], value: Any) -> dict[str, Any]:
-        data: dict[str, Any] = adapter.dump_python(value, mode="json")
+        data: dict[str, Any] = adapter.serializer.to_python(value, mode="json")
         if id(adapter) in self._with_sets:
-            data = _sets_sorted(data, adapter.dump_python(value))
+            data = _sets_sorted(data, adapter.serializer.to_python(value))
         return data
 
     def decode_event(self, name: str, data: dict[str, Any]) -> E:

@@ -9,7 +9,7 @@ left unset are left out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import annotated_types
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
 
 from api import problems
 from api.bodies import parse_model, read_body, validation_errors
@@ -118,7 +119,26 @@ def route(row: UseCase) -> Route:
 
     endpoint.__name__ = row.name
     endpoint.__doc__ = f"{row.method} /v1{row.path}: {row.summary}."
-    return Route(row.path, endpoint, methods=[row.method], name=row.name)
+    return Route(row.path, _Asgi(endpoint), methods=[row.method], name=row.name)
+
+
+class _Asgi:
+    """A `request -> response` endpoint as the ASGI app its route calls directly.
+
+    Starlette wraps a function endpoint (`request_response`) in a second layer of its
+    exception handlers, with a closure and a forwarding `send` per request; what the
+    endpoint raises reaches the same handlers one layer up (the app's
+    ExceptionMiddleware), before anything was sent.
+    """
+
+    __slots__ = ("endpoint",)
+
+    def __init__(self, endpoint: Callable[[Request], Awaitable[Response]]) -> None:
+        self.endpoint = endpoint
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await self.endpoint(Request(scope, receive, send))
+        await response(scope, receive, send)
 
 
 def routes(rows: Iterable[UseCase]) -> list[BaseRoute]:

@@ -321,10 +321,8 @@ class SessionService(Generic[S]):
                 if optimistic:
                     continue
                 return Executed((), loaded.state, loaded.version)
-            batch = [
-                NewEvent(_event_id(command_id, i), *agg.encode_event(e))
-                for i, e in enumerate(events)
-            ]
+            ids = _event_ids(command_id, len(events))
+            batch = [NewEvent(i, *agg.encode_event(e)) for i, e in zip(ids, events, strict=True)]
             append = ("append", stream, batch, loaded.version, guard, fingerprint)
             try:
                 result: AppendResult = yield append
@@ -462,18 +460,27 @@ def _same_command(first: RecordedEvent, fingerprint: str | None) -> None:
         )
 
 
-def _event_id(command_id: str | None, index: int) -> str:
-    """A new event's id: random (a version 4 UUID), or derived from the command's id (the
-    version 5 UUID of `daedalus-command:<command id>:<index>`, so a retry's events get
-    the same ids). The strings `uuid.uuid4()` and `uuid.uuid5()` give, formatted from the
-    bytes directly: a command writes a few events, and the UUID objects cost half again."""
-    if command_id is None:
-        raw = bytearray(os.urandom(16))
-        version = 0x40
-    else:
-        name = f"daedalus-command:{command_id}:{index}".encode()
-        raw = bytearray(hashlib.sha1(_NAMESPACE + name).digest()[:16])
-        version = 0x50
+def _event_ids(command_id: str | None, count: int) -> list[str]:
+    """A new batch's event ids: random (version 4 UUIDs, from one read of the operating
+    system's CSPRNG: a read is a system call, and a flip writes about five events), or
+    derived from the command's id (`_event_id`), so a retry's events get the same ids."""
+    if command_id is not None:
+        return [_event_id(command_id, i) for i in range(count)]
+    raw = os.urandom(16 * count)
+    return [_uuid_text(bytearray(raw[at : at + 16]), 0x40) for at in range(0, 16 * count, 16)]
+
+
+def _event_id(command_id: str, index: int) -> str:
+    """The id of a command's event `index`: the version 5 UUID of
+    `daedalus-command:<command id>:<index>`. The strings `uuid.uuid4()` and `uuid.uuid5()`
+    give, formatted from the bytes directly: a command writes a few events, and the UUID
+    objects cost half again."""
+    name = f"daedalus-command:{command_id}:{index}".encode()
+    return _uuid_text(bytearray(hashlib.sha1(_NAMESPACE + name).digest()[:16]), 0x50)
+
+
+def _uuid_text(raw: bytearray, version: int) -> str:
+    """16 bytes as an RFC 4122 UUID of `version` (0x40: 4, 0x50: 5), in its usual text."""
     raw[6] = (raw[6] & 0x0F) | version
     raw[8] = (raw[8] & 0x3F) | 0x80  # the RFC 4122 variant
     h = raw.hex()
