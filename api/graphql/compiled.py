@@ -1059,18 +1059,31 @@ class _Compiler:
             for model, _ in members
         ]
 
+        # The member a shape fits, by the data's keys in order: a view's keys come in
+        # the one order its code writes them, so a few shapes answer every request.
+        fitted: dict[tuple[str, ...], Callable[[Any], Any]] = {}
+
         def shaped(value: Any) -> Any:
             if value is None:
                 return None
             if type(value) is not dict:
                 raise Unsupported("not an object's data")
-            keys = value.keys()
-            found = [then for required, every, then in shapes if required <= keys <= every]
-            if len(found) != 1:
-                raise Unsupported("data of no one member's shape")
-            return found[0](value)
+            names = tuple(value)
+            then = fitted.get(names)
+            if then is None:
+                keys = value.keys()
+                found = [then for required, every, then in shapes if required <= keys <= every]
+                if len(found) != 1:
+                    raise Unsupported("data of no one member's shape")
+                then = found[0]
+                if len(fitted) < _SHAPES_KEPT:
+                    fitted[names] = then
+            return then(value)
 
         return shaped
+
+
+_SHAPES_KEPT = 64  # key orders a union's completer remembers the member of
 
 
 _MISSING: Any = object()

@@ -101,6 +101,28 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
     yield seen
 
 
+@pytest.fixture
+def completed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """How each plan completed each root field's Redacted result: (field, "data") when
+    from its data, (field, "fell back: ...") when the data path refused it."""
+    seen: list[tuple[str, str]] = []
+    complete_all = compiled.complete_all
+
+    def spied(plan: compiled.Plan, results: dict[str, Any]) -> dict[str, Any]:
+        for field in plan.fields:
+            if isinstance(results[field.key], Redacted):
+                try:
+                    field.data(results[field.key].data)  # type: ignore[misc]
+                except Exception as exc:
+                    seen.append((field.key, f"fell back: {exc!r}"))
+                else:
+                    seen.append((field.key, "data"))
+        return complete_all(plan, results)
+
+    monkeypatch.setattr(compiled, "complete_all", spied)
+    return seen
+
+
 def _app(tmp_path: Path, **fields: Any) -> Starlette:
     settings = {"environment": "test", "data_dir": tmp_path, **fields}
     return create_app(Settings.model_validate(settings))
@@ -442,28 +464,13 @@ EVENTS_EVERYTHING = f"""query($id: ID!, $t: String!, $after: Long!) {{
 
 
 def test_a_plan_completes_every_field_of_a_tables_data_without_typing_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, completed: list[tuple[str, str]]
 ) -> None:
     """A table row answers its redaction's data (api/usecases/table.py's Redacted); a
     plan completes it without typing it into the row's model. A game played over GraphQL,
     every field of every answer selected (events of each kind the game made, the GM's
     view, a player's and a spectator's, maps as entries), each answer checked against
     strawberry's (VERIFY) and each made from the data, never typed first."""
-    completed: list[tuple[str, str]] = []
-    complete_all = compiled.complete_all
-
-    def spied(plan: compiled.Plan, results: dict[str, Any]) -> dict[str, Any]:
-        for field in plan.fields:
-            if isinstance(results[field.key], Redacted):
-                try:
-                    field.data(results[field.key].data)  # type: ignore[misc]
-                except Exception as exc:
-                    completed.append((field.key, f"fell back: {exc!r}"))
-                else:
-                    completed.append((field.key, "data"))
-        return complete_all(plan, results)
-
-    monkeypatch.setattr(compiled, "complete_all", spied)
     app = _app(tmp_path)
     kinds: set[str] = set()
 
@@ -510,6 +517,61 @@ def test_a_plan_completes_every_field_of_a_tables_data_without_typing_it(
     assert completed and all(how == "data" for _, how in completed), completed
     assert {key for key, _ in completed} == {"sendCommand", "session", "sessionEvents"}
     assert len(kinds) >= 4, kinds  # the game made events of several kinds
+
+
+EITHER_VIEW = """query($id: ID!, $t: String!, $gm: Boolean!) {
+  session(id: $id, token: $t, asGm: $gm) {
+    ... on SessionView { role view {
+      __typename
+      ... on LabyrinthGmView { phase deck slots { key value } }
+      ... on LabyrinthTableView { phase viewer checks { forgeAPath } deckCount } } }
+    ... on Problem { code } } }"""
+
+
+def test_one_plan_completes_each_member_of_a_union_by_the_shape_of_its_data(
+    tmp_path: Path, runs: list[Any], completed: list[tuple[str, str]]
+) -> None:
+    """A view is the GM's or the table's by its data's keys: one document's plan, asked by
+    the GM, a player and a spectator in turn (each shape first, then again), answers each
+    as the member its data fits, as strawberry does (VERIFY)."""
+    app = _app(tmp_path)
+
+    async def scenario() -> None:
+        async with serving(app) as http:
+            created = await http.post(
+                "/v1/sessions", json={"preset": "standard_deck", "party": PARTY}
+            )
+            table = created.json()
+            sid, gm, spectator = table["session_id"], table["gm_token"], table["spectator_token"]
+            issued = await http.post(
+                f"/v1/sessions/{sid}/tokens",
+                json={"role": "player", "member": PARTY[0]["id"]},
+                headers={"Authorization": f"Bearer {gm}"},
+            )
+            player = issued.json()["token"]
+            asked = [(gm, True), (player, False), (gm, True), (spectator, False), (player, False)]
+            shown = []
+            for token, as_gm in asked:
+                variables = {"id": sid, "t": token, "gm": as_gm}
+                answer = await http.post(
+                    "/graphql", json={"query": EITHER_VIEW, "variables": variables}
+                )
+                assert answer.status_code == 200 and "errors" not in answer.json(), answer.text
+                session = answer.json()["data"]["session"]
+                shown.append((session["role"], session["view"]["__typename"]))
+                if session["role"] == "PLAYER":
+                    assert session["view"]["viewer"] == PARTY[0]["id"]
+            assert shown == [
+                ("GM", "LabyrinthGmView"),
+                ("PLAYER", "LabyrinthTableView"),
+                ("GM", "LabyrinthGmView"),
+                ("SPECTATOR", "LabyrinthTableView"),
+                ("PLAYER", "LabyrinthTableView"),
+            ]
+
+    asyncio.run(scenario())
+    assert [_planned(c) for c in runs] == [False, True, True, True, True]
+    assert completed == [("session", "data")] * 4  # each from its data, none fell back
 
 
 def _samples(type_: Any, depth: int = 0) -> list[Any]:
