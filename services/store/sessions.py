@@ -322,7 +322,10 @@ class SessionService(Generic[S]):
                     continue
                 return Executed((), loaded.state, loaded.version)
             ids = _event_ids(command_id, len(events))
-            batch = [NewEvent(i, *agg.encode_event(e)) for i, e in zip(ids, events, strict=True)]
+            batch = [
+                NewEvent(event_id, *agg.encode_event(e))
+                for event_id, e in zip(ids, events, strict=True)
+            ]
             append = ("append", stream, batch, loaded.version, guard, fingerprint)
             try:
                 result: AppendResult = yield append
