@@ -22,6 +22,7 @@ from services.labyrinth.records import (
     SlotCard,
 )
 from services.labyrinth.vocab import Action, EncounterOutcome
+from services.slotted import quick_init
 
 # Stored names are a contract (services/eventtypes.py): a class may be renamed, never its name.
 EVENTS = EventRegistry("labyrinth")
@@ -401,6 +402,10 @@ Event = (
 )
 
 EVENT_TYPES: tuple[type, ...] = Event.__args__
+
+# A command builds a few events, each with the quicker __init__ (services/slotted.py).
+for _event_type in EVENT_TYPES:
+    quick_init(_event_type)
 
 __all__ = [
     "Combatant",

@@ -7,6 +7,7 @@ from typing import Any
 
 from services.dice import RollResult, recorded_dice
 from services.labyrinth.vocab import CardKind
+from services.slotted import quick_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class RollRecord:
         return out
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SlotCard:
     """A card the table can see, named by its slot id of the current deal."""
@@ -47,6 +49,7 @@ class SlotCard:
     label: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RiverSlot:
     """One river place after a deal: a fresh slot id, and whether the card lies face up."""

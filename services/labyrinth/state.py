@@ -90,17 +90,17 @@ class MazeState:
     @property
     def face_down(self) -> tuple[str, ...]:
         """River cards lying face down, in river order."""
-        return tuple(c for c in self.river if c not in self.face_up)
+        return tuple([c for c in self.river if c not in self.face_up])
 
     @property
     def member_ids(self) -> tuple[str, ...]:
         """The party's ids in the order given."""
-        return tuple(m.id for m in self.party)
+        return tuple([m.id for m in self.party])
 
     @property
     def in_play(self) -> tuple[str, ...]:
         """The ids of members still in play (the GM can take one out), in party order."""
-        return tuple(m.id for m in self.party if m.id not in self.out_of_play)
+        return tuple([m.id for m in self.party if m.id not in self.out_of_play])
 
     def member(self, player: str) -> PartyMember:
         """A party member by id."""

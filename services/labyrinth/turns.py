@@ -57,9 +57,9 @@ def finish_turn(em: Emitter) -> None:
     s = em.state
     assert s.active is not None
     if s.maze.settings.deal_timing == "turn":
-        gone = tuple(c for c in s.river if c not in s.stuck)
+        gone = tuple([c for c in s.river if c not in s.stuck])
     else:
-        gone = tuple(c for c in s.river if c in s.face_up and c not in s.stuck)
+        gone = tuple([c for c in s.river if c in s.face_up and c not in s.stuck])
     em.emit(TurnEnded(player=s.active, discarded=gone + s.held))
     for _ in range(em.state.pending_slowing):
         card = pool_card(em, CardKind.DEAD_END)

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
+from services.slotted import quick_init
+
 V = TypeVar("V")
 
 DEFAULT_MAX_BYTES = 256 * 2**20
@@ -111,6 +113,7 @@ def _same(parts: tuple[object, ...], before: tuple[object, ...]) -> bool:
     return len(parts) == len(before) and all(a is b for a, b in zip(parts, before, strict=True))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class _Entry(Generic[V]):
     value: V

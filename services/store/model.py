@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 
+from services.slotted import quick_init
+
 # What orjson refuses (an integer past 64 bits) the standard library writes; one encoder
 # for it (json.dumps with options builds a new one per call).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -41,6 +43,7 @@ NO_STREAM = 0
 """Expected version: the stream must not exist yet."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class NewEvent:
     """An event to append: a unique id (the idempotency key), a type and a JSON body."""
@@ -57,6 +60,7 @@ class NewEvent:
             return _ENCODER.encode(self.data)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RecordedEvent:
     """An event as stored: its stream, version in the stream and global position."""
@@ -72,6 +76,7 @@ class RecordedEvent:
     fingerprint: str | None = field(default=None, compare=False, repr=False)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AppendResult:
     """Versions and global positions of an appended (or idempotently re-sent) batch."""
@@ -86,6 +91,7 @@ class AppendResult:
         return self.versions[-1]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """A stream's folded state at a version, stored apart from the events."""

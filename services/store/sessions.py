@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from services.dice import Rng
+from services.slotted import quick_init
 from services.store.cache import DEFAULT_MAX_BYTES, StateCache
 from services.store.errors import IdempotencyConflict, StoreError, WrongExpectedVersion
 from services.store.model import AppendResult, NewEvent, RecordedEvent, Snapshot
@@ -95,6 +96,7 @@ class SessionBusy(StoreError):
     retry_after = 1  # seconds: the race is over long before
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Loaded(Generic[S]):
     """A session's state and the version it was folded to."""
@@ -103,6 +105,7 @@ class Loaded(Generic[S]):
     version: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Executed(Generic[S]):
     """The outcome of a command: the events recorded and the state after them.
