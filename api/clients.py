@@ -28,6 +28,7 @@ from strawberry.http.websocket_origin import is_same_origin
 from infra.origins import InvalidOrigin, normalize_origin, origin_allowed
 from infra.settings import Settings
 from services.errors import DomainError
+from services.slotted import quick_init
 
 TENANT_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
@@ -79,6 +80,7 @@ class KeyConfigError(RuntimeError):
     """DAEDALUS_API_KEYS cannot be read (says where, never echoes the contents)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Client:
     """Who is calling: the client app, its tenant, and the identity rate limits count."""

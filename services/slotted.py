@@ -1,5 +1,5 @@
 """A quicker `__init__` for the frozen, slotted dataclasses a session command builds by
-the dozen (the store's records: a flip builds some forty of them).
+the dozen (the store's records, the labyrinth's events: about 35 a flip).
 
 The `__init__` dataclasses writes for a frozen class sets each field with
 `object.__setattr__(self, name, value)` (the class's own `__setattr__` refuses): a call

@@ -26,6 +26,7 @@ from pydantic import Field
 
 from services.errors import DomainError
 from services.markers import LongInt
+from services.slotted import quick_init
 
 Role = Literal["gm", "player", "spectator"]
 ROLES: tuple[Role, ...] = ("gm", "player", "spectator")
@@ -67,6 +68,7 @@ class TokenRevoked(InvalidToken):
     code = "token_revoked"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoleToken:
     """What a verified token grants: one role in one session, until `expires`."""

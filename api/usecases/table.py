@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from api.tables.access import NotReady
 from infra.settings import Settings
+from services.slotted import quick_init
 
 if TYPE_CHECKING:
     from api.runtime import Runtime
@@ -54,6 +55,7 @@ def publishable(*rows: UseCase) -> tuple[UseCase, ...]:
     return tuple(dataclasses.replace(row, access=Access.PUBLISHABLE) for row in rows)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Call:
     """What a service callable may read of the request besides its model: the settings,
@@ -98,6 +100,7 @@ class Call:
         return self.store().fair_rolls_for(self.tenant)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Redacted:
     """A result the redaction already made JSON-ready for its viewer (a view, events):

@@ -13,10 +13,12 @@ from typing import Any, Literal
 
 from services.labyrinth import events as ev
 from services.labyrinth.jsonable import jsonable
+from services.slotted import quick_init
 
 Role = Literal["gm", "player", "spectator"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Viewer:
     """Who is looking: the GM, a player (by id) or a spectator."""

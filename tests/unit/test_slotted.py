@@ -9,8 +9,12 @@ from typing import Any, ClassVar
 
 import pytest
 
+from api.clients import Client
+from api.tables.tokens import RoleToken
+from api.usecases.table import Call, Redacted
 from services.labyrinth.events import EVENT_TYPES
 from services.labyrinth.records import RiverSlot, SlotCard
+from services.labyrinth.redact import Viewer
 from services.slotted import quick_init
 from services.store.cache import _Entry
 from services.store.model import AppendResult, NewEvent, RecordedEvent, Snapshot
@@ -58,7 +62,8 @@ def _values(record: Any) -> list[Any]:
 QUICK = [
     _Mixed,
     *(NewEvent, RecordedEvent, AppendResult, Snapshot, Loaded, Executed, _Entry),
-    *(SlotCard, RiverSlot, *EVENT_TYPES),
+    *(SlotCard, RiverSlot, Viewer, *EVENT_TYPES),
+    *(Call, Redacted, Client, RoleToken),
 ]
 
 
