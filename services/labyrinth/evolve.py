@@ -14,6 +14,7 @@ _FIELDS = frozenset(f.name for f in fields(MazeState))
 # MazeState is a plain frozen dataclass: __init__ sets each field from its argument into
 # the instance's __dict__ and runs nothing after (no __post_init__).
 _PLAIN = not hasattr(MazeState, "__post_init__")
+_set_attribute = object.__setattr__
 
 
 def replace(state: MazeState, **changes: Any) -> MazeState:
@@ -26,10 +27,10 @@ def replace(state: MazeState, **changes: Any) -> MazeState:
     held: dict[str, Any] | None = getattr(state, "__dict__", None)
     if not _PLAIN or type(state) is not MazeState or held is None or len(held) != len(_FIELDS):
         return dataclasses.replace(state, **changes)  # not the plain state this copy assumes
-    new = object.__new__(MazeState)
-    values = new.__dict__
-    values.update(held)
+    values = held.copy()  # a dict's copy is a block copy; an update inserts key by key
     values.update(changes)
+    new = object.__new__(MazeState)
+    _set_attribute(new, "__dict__", values)  # (a frozen class's own __setattr__ refuses)
     return new
 
 
