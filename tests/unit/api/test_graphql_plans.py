@@ -442,6 +442,22 @@ def test_a_oneof_variable_without_exactly_one_key_is_refused_alike_on_every_requ
     assert [r.json() for r in refused[0::2]] == [r.json() for r in refused[1::2]]
 
 
+async def _seated(http: httpx.AsyncClient) -> tuple[str, str, str, dict[str, str]]:
+    """A standard-deck session of PARTY: its id, the GM's and the spectator's tokens, and
+    each member's player token."""
+    created = await http.post("/v1/sessions", json={"preset": "standard_deck", "party": PARTY})
+    table = created.json()
+    sid, gm = table["session_id"], table["gm_token"]
+    players: dict[str, str] = {}
+    for member in PARTY:
+        body = {"role": "player", "member": str(member["id"])}
+        issued = await http.post(
+            f"/v1/sessions/{sid}/tokens", json=body, headers={"Authorization": f"Bearer {gm}"}
+        )
+        players[str(member["id"])] = issued.json()["token"]
+    return sid, gm, table["spectator_token"], players
+
+
 def _everything(view: str) -> tuple[str, str]:
     """Documents selecting every field of a command's result and of a look, the view as
     `view` (a GraphQL document cannot select both views' fields: `river` differs)."""
@@ -476,17 +492,8 @@ def test_a_plan_completes_every_field_of_a_tables_data_without_typing_it(
 
     async def scenario() -> None:
         async with serving(app) as http:
-            created = await http.post(
-                "/v1/sessions", json={"preset": "standard_deck", "party": PARTY}
-            )
-            table = created.json()
-            sid, gm, spectator = table["session_id"], table["gm_token"], table["spectator_token"]
+            sid, gm, spectator, players = await _seated(http)
             bearer = {"Authorization": f"Bearer {gm}"}
-            players = {}
-            for member in PARTY:
-                body = {"role": "player", "member": member["id"]}
-                issued = await http.post(f"/v1/sessions/{sid}/tokens", json=body, headers=bearer)
-                players[member["id"]] = issued.json()["token"]
 
             async def gql(query: str, **variables: Any) -> dict[str, Any]:
                 answer = await http.post("/graphql", json={"query": query, "variables": variables})
@@ -538,17 +545,8 @@ def test_one_plan_completes_each_member_of_a_union_by_the_shape_of_its_data(
 
     async def scenario() -> None:
         async with serving(app) as http:
-            created = await http.post(
-                "/v1/sessions", json={"preset": "standard_deck", "party": PARTY}
-            )
-            table = created.json()
-            sid, gm, spectator = table["session_id"], table["gm_token"], table["spectator_token"]
-            issued = await http.post(
-                f"/v1/sessions/{sid}/tokens",
-                json={"role": "player", "member": PARTY[0]["id"]},
-                headers={"Authorization": f"Bearer {gm}"},
-            )
-            player = issued.json()["token"]
+            sid, gm, spectator, players = await _seated(http)
+            player = players[str(PARTY[0]["id"])]
             asked = [(gm, True), (player, False), (gm, True), (spectator, False), (player, False)]
             shown = []
             for token, as_gm in asked:
