@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import sys
 import types
 from typing import Any, TypeVar
 
@@ -40,6 +41,10 @@ def quick_init(cls: type[T]) -> type[T]:
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__qualname__}: quick_init takes a frozen, slotted dataclass")
+    written = getattr(cls.__dict__.get("__init__"), "__code__", None)
+    if not params.init or written is None or written.co_filename != "<string>":
+        # No __init__ of dataclasses' making (init=False, or the class wrote its own).
+        raise TypeError(f"{cls.__qualname__}: quick_init replaces the __init__ dataclasses wrote")
     declared = cls.__dict__.get("__dataclass_fields__", {})
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     if hasattr(cls, "__post_init__") or len(declared) != len(fields):
@@ -67,11 +72,22 @@ def quick_init(cls: type[T]) -> type[T]:
         body.append(f"    _set{n}(self, {value})")
     # As dataclasses orders them: the positional fields, then the keyword-only ones.
     parameters = ["self", *positional, *(["*", *keyword] if keyword else [])]
-    source = f"def __init__({', '.join(parameters)}):\n" + "\n".join(body or ["    pass"])
-    exec(source, namespace)  # as dataclasses writes its own __init__
-    init = namespace["__init__"]
+    # As dataclasses writes its own: a factory taking the bound names, defined with the
+    # class's module as its globals (so the annotations resolve as the fields' do).
+    source = "\n".join(
+        [
+            f"def __create_init__({', '.join(namespace)}):",
+            f"    def __init__({', '.join(parameters)}):",
+            *(f"    {line}" for line in body or ["    pass"]),
+            "    return __init__",
+        ]
+    )
+    made: dict[str, Any] = {}
+    exec(source, sys.modules[cls.__module__].__dict__, made)
+    init = made["__create_init__"](**namespace)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     init.__doc__ = cls.__init__.__doc__
+    init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     cls.__init__ = init  # type: ignore[method-assign]
     return cls

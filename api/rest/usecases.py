@@ -117,8 +117,6 @@ def route(row: UseCase) -> Route:
             )
         return render(result, row.status, row.headers(result) if row.headers else None)
 
-    endpoint.__name__ = row.name
-    endpoint.__doc__ = f"{row.method} /v1{row.path}: {row.summary}."
     return Route(row.path, _Asgi(endpoint), methods=[row.method], name=row.name)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import typing
 from dataclasses import InitVar, dataclass, field
 from typing import Any, ClassVar
 
@@ -49,10 +50,11 @@ class _Mixed:
     f: int = field(default=7, kw_only=True)
 
 
-def _described(parameter: inspect.Parameter) -> tuple[str, Any, Any]:
-    """A parameter's name, kind and default (either's default-factory marker as one)."""
-    default = parameter.default
-    return parameter.name, parameter.kind, "<factory>" if repr(default) == "<factory>" else default
+def _described(parameter: inspect.Parameter) -> tuple[str, Any, Any, Any]:
+    """A parameter's name, kind, default (either's default-factory marker as one) and
+    annotation."""
+    default = "<factory>" if repr(parameter.default) == "<factory>" else parameter.default
+    return parameter.name, parameter.kind, default, parameter.annotation
 
 
 def _values(record: Any) -> list[Any]:
@@ -144,6 +146,24 @@ def test_what_it_cannot_copy_exactly_is_refused_when_the_class_is_defined() -> N
         a: int
         kind: ClassVar[str] = "x"
 
-    for cls in (Unslotted, Thawed, AfterInit, InitOnly, Derived, WithClassVar):
+    @dataclass(frozen=True, slots=True, init=False)
+    class NoInit:
+        a: int
+
+    @dataclass(frozen=True, slots=True)
+    class OwnInit:
+        a: int
+
+        def __init__(self, raw: str) -> None:
+            object.__setattr__(self, "a", int(raw))
+
+    refused = (Unslotted, Thawed, AfterInit, InitOnly, Derived, WithClassVar, NoInit, OwnInit)
+    for cls in refused:
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def test_its_annotations_resolve_as_the_fields_do() -> None:
+    # Written with the class's module as its globals: a name the module defines resolves.
+    hints = typing.get_type_hints(Viewer.__init__)
+    assert hints["role"] == typing.get_type_hints(Viewer)["role"] and hints["return"] is type(None)
