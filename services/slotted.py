@@ -9,9 +9,10 @@ each field set through its slot's descriptor, bound once: 2-3× quicker for a cl
 few fields. Everything else (frozen, equality, hashing, `repr`, `dataclasses.replace`)
 stays as dataclasses made it.
 
-Only what it can copy exactly is taken: a frozen, slotted dataclass whose fields are all
-`__init__` parameters (positional or keyword-only), with no `__post_init__`, init-only
-or class variables; anything else is refused when the class is defined.
+Only what it can copy exactly is taken: a frozen, slotted dataclass whose `__init__`
+dataclasses wrote, whose fields are all `__init__` parameters (positional or
+keyword-only), with no `__post_init__`, init-only or class variables; anything else is
+refused when the class is defined.
 """
 
 from __future__ import annotations

@@ -406,6 +406,7 @@ EVENT_TYPES: tuple[type, ...] = Event.__args__
 # A command builds a few events, each with the quicker __init__ (services/slotted.py).
 for _event_type in EVENT_TYPES:
     quick_init(_event_type)
+del _event_type
 
 __all__ = [
     "Combatant",
