@@ -118,13 +118,23 @@ $(WRK):
 	$$SUDO apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends wrk
 
+# valgrind's callgrind counts the API's instructions per flip (bench/flip_instructions.py):
+# a cost that does not move with the machine's load, as its CPU time does.
+VALGRIND ?= /usr/bin/valgrind
+
+$(VALGRIND):
+	@echo "installing Debian's valgrind for bench/flip_instructions.py" >&2
+	if [[ "$$(id -u)" == 0 ]]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends valgrind
+
 test: lint $(CHROMIUM) $(WEB_BUILT) $(CLIENT_BUILT) $(FOUNDRY_DEPS)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2
 
 contracts: $(DEV_STAMP)  ## regenerate openapi/openapi.yaml and openapi/schema.graphql from the code
 	$(PY) -m api.contracts
 
-bench: $(BENCH_STAMP) $(WRK)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
+bench: $(BENCH_STAMP) $(WRK) $(VALGRIND)  ## run bench/*.py (or only bench/$(BENCH).py); each prints JSON lines
 	@if [[ -n "$(BENCH)" ]]; then files=(bench/$(BENCH).py); else files=(bench/*.py); fi; \
 	for f in "$${files[@]}"; do \
 		[[ -e "$$f" ]] || { echo "no benchmark $$f" >&2; exit 1; }; \
