@@ -103,30 +103,27 @@ lint: $(DEV_STAMP)  ## ruff check, ruff format --check, mypy (strict)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-$(CHROMIUM):
-	@echo "installing Debian's chromium for the browser tests (tests/browser)" >&2
+# $(call apt-install,PACKAGE,WHAT FOR): Debian's package, as root or through sudo.
+apt-install = echo "installing Debian's $(1) $(2)" >&2; \
 	if [[ "$$(id -u)" == 0 ]]; then SUDO=; else SUDO=sudo; fi; \
 	$$SUDO apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(1)
+
+$(CHROMIUM):
+	@$(call apt-install,chromium,for the browser tests (tests/browser))
 
 # wrk drives the HTTP benchmarks (a C load generator: not the bottleneck).
 WRK ?= /usr/bin/wrk
 
 $(WRK):
-	@echo "installing Debian's wrk for the HTTP benchmarks (bench/processes.py)" >&2
-	if [[ "$$(id -u)" == 0 ]]; then SUDO=; else SUDO=sudo; fi; \
-	$$SUDO apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends wrk
+	@$(call apt-install,wrk,for the HTTP benchmarks (bench/processes.py))
 
 # valgrind's callgrind counts the API's instructions per flip (bench/flip_instructions.py):
 # a cost that does not move with the machine's load, as its CPU time does.
 VALGRIND ?= /usr/bin/valgrind
 
 $(VALGRIND):
-	@echo "installing Debian's valgrind for bench/flip_instructions.py" >&2
-	if [[ "$$(id -u)" == 0 ]]; then SUDO=; else SUDO=sudo; fi; \
-	$$SUDO apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends valgrind
+	@$(call apt-install,valgrind,for bench/flip_instructions.py)
 
 test: lint $(CHROMIUM) $(WEB_BUILT) $(CLIENT_BUILT) $(FOUNDRY_DEPS)  ## lint, then the whole test suite (unit, e2e and browser)
 	$(VENV)/bin/pytest -q -n 2

@@ -30,9 +30,9 @@ What this one measures:
   the closed loop on one process (less any renewals'), against that budget: the median
   of ``ROUNDS`` (3) runs, alternating GraphQL and REST, each run's in ``runs_ms``. One
   1,000-flip run's reading swings by a third on this shared machine (the same code read
-  0.45-0.72 ms a flip in eight alternating runs), and by callgrind the two APIs' flips
-  run within 3% of the same instructions, so a single run's gap between them was the
-  machine's, and fell on whichever ran at the slower moment.
+  0.45-0.72 ms a flip in eight alternating runs), and the two APIs' flips run within 3%
+  of the same instructions (bench/flip_instructions.py), so a single run's gap between
+  them was the machine's, and fell on whichever ran at the slower moment.
 * ``rest_flip_p99`` and ``rest_flip_p99_closed_loop_50_in_flight`` (informative): the
   same two over ``POST /v1/sessions/{id}/commands``.
 * ``rest_look_server_cpu`` and ``graphql_look_server_cpu`` (informative): the API's CPU
@@ -89,7 +89,7 @@ line reports the generator's own CPU per flip (``client_cpu_ms_per_flip``) next 
 server's. After a warm-up, the closed loops
 run first (``CLOSED_FLIPS`` flips each, ``ROUNDS`` times), then the paced runs, so
 that these find the session cache as full as a long-running server's. The whole
-benchmark takes about a minute on a 2-core machine.
+benchmark takes about two and a half minutes on a 2-core machine.
 
 Output: one JSON object per line, with the keys ``bench``, ``case``, ``unit``,
 ``value`` (ours), ``baseline``, ``baseline_value``, ``ratio`` (``value /
@@ -526,9 +526,9 @@ async def bench_flips(api: Server, processes: int = 1) -> None:
             ("rest_flip_p99", False, TABLE_PACE, PACED_FLIPS, None, ""),
         )
     # The closed loops the targets read run ROUNDS times, alternating between the two
-    # APIs (one 1,000-flip run's CPU and p99 swing by a third on this shared machine,
-    # its order favouring whichever ran second): each line gives their median and every
-    # run. The informative runs (paced, shuffled, two clients) run once, after them.
+    # APIs (one 1,000-flip run's CPU and p99 swing by a third on this shared machine):
+    # each line gives their median and every run. The informative runs (paced,
+    # shuffled, two clients) run once, after them.
     repeated = [c for c in cases if not c[2] and not c[5]]
     runs: dict[str, list[FlipRun]] = {c[0]: [] for c in cases}
     for case, graphql, pace, flips, _, mode in [
