@@ -12,9 +12,9 @@ flips alone, after their tables were set up. The counted runs deal their tables 
 seeds "bench-0", "bench-1"... (the server takes seeds here, as in development), so that
 every run plays the same cards: unseeded, two runs' counts differed by 1-1.5%, the
 games' own spread (a trap, a monster, the end of a round cost more than a plain path);
-seeded, within 0.5% (a flip's own dice still come from the system's entropy). A change
-to the request path that saves 2% shows here, where the CPU reading cannot tell it from
-the host.
+seeded, four runs within 1% (a flip's own dice still come from the system's
+entropy). A change to the request path that saves 2% shows here, where the CPU reading
+cannot tell it from the host.
 
 What is counted: the API process's own user-space instructions, all its threads (the
 interpreter, uvloop, httptools, hiredis, orjson, pydantic-core). Not counted: the
@@ -59,6 +59,8 @@ class Instructions:
 
     def __init__(self, pid: int, out: Path, env: dict[str, str]) -> None:
         self.pid, self.out, self.env = pid, out, env
+        self._total = 0  # the parts read so far (each dump writes a new one)
+        self._read: set[Path] = set()
         control = shutil.which("callgrind_control")
         if control is None:
             sys.exit("bench/flip_instructions.py: no callgrind_control (make bench installs it)")
@@ -83,12 +85,13 @@ class Instructions:
     def seconds(self) -> float:
         """Every instruction counted since `start`, in thousands (each read dumps a part)."""
         self._send("--dump")
-        total = 0
         for part in self.out.parent.glob(self.out.name + ".*"):
-            for line in part.read_text().splitlines():
-                if line.startswith("totals:"):
-                    total += int(line.split()[1])
-        return total / 1000
+            if part not in self._read:
+                self._read.add(part)
+                for line in part.read_text().splitlines():
+                    if line.startswith("totals:"):
+                        self._total += int(line.split()[1])
+        return self._total / 1000
 
 
 def _line(transport: str, per_flip: float, floor: float) -> dict[str, object]:
