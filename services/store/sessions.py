@@ -472,8 +472,8 @@ def _event_ids(command_id: str | None, count: int) -> list[str]:
     derived from the command's id (`_event_id`), so a retry's events get the same ids."""
     if command_id is not None:
         return [_event_id(command_id, i) for i in range(count)]
-    raw = os.urandom(16 * count)
-    return [_uuid_text(bytearray(raw[at : at + 16]), 0x40) for at in range(0, 16 * count, 16)]
+    digits = os.urandom(16 * count).hex()
+    return [_uuid_text(digits[at : at + 32], "4") for at in range(0, 32 * count, 32)]
 
 
 def _event_id(command_id: str, index: int) -> str:
@@ -482,15 +482,21 @@ def _event_id(command_id: str, index: int) -> str:
     give, formatted from the bytes directly: a command writes a few events, and the UUID
     objects cost half again."""
     name = f"daedalus-command:{command_id}:{index}".encode()
-    return _uuid_text(bytearray(hashlib.sha1(_NAMESPACE + name).digest()[:16]), 0x50)
+    return _uuid_text(hashlib.sha1(_NAMESPACE + name).hexdigest(), "5")
 
 
-def _uuid_text(raw: bytearray, version: int) -> str:
-    """16 bytes as an RFC 4122 UUID of `version` (0x40: 4, 0x50: 5), in its usual text."""
-    raw[6] = (raw[6] & 0x0F) | version
-    raw[8] = (raw[8] & 0x3F) | 0x80  # the RFC 4122 variant
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+def _uuid_text(digits: str, version: str) -> str:
+    """The RFC 4122 UUID of `version` ("4", "5") made of 16 bytes, given as 32 or more hex
+    digits (the first 32 used), in its usual text: the version is the 13th digit, and the
+    17th keeps its low two bits under the variant's `10` (8, 9, a or b). Written with the
+    digits as they are, not the bytes' bits set and formatted again: a flip names about
+    five events, and each is made in half the instructions."""
+    return (
+        f"{digits[:8]}-{digits[8:12]}-{version}{digits[13:16]}-"
+        f"{_VARIANT[digits[16]]}{digits[17:20]}-{digits[20:32]}"
+    )
 
 
+# A hex digit with its top two bits replaced by the RFC 4122 variant's `10`.
+_VARIANT = {f"{n:x}": f"{(n & 0x3) | 0x8:x}" for n in range(16)}
 _NAMESPACE = uuid.NAMESPACE_URL.bytes
