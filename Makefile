@@ -10,8 +10,13 @@ PYTHON ?= python3
 # machine's CPython built with profile-guided and link-time optimisation when it has one,
 # as the official python images (deploy/Dockerfile) are. Debian's python3.11 is; a
 # default pyenv build (shared libpython, no PGO) runs the same flip in 13% more
-# instructions (bench/flip_instructions.py: 1.53 M against 1.35 M). Else $(PYTHON).
+# instructions (bench/flip_instructions.py: 1.53 M against 1.35 M). Else $(PYTHON), and
+# always a PYTHON given on the command line or in the environment.
+ifeq ($(origin PYTHON),file)
 SERVICE_PYTHON ?= $(or $(wildcard /usr/bin/python3.11),$(PYTHON))
+else
+SERVICE_PYTHON ?= $(PYTHON)
+endif
 UV_VERSION := 0.13.9
 TOOLS := .tools
 UV := $(TOOLS)/bin/uv
