@@ -10,12 +10,18 @@ PYTHON ?= python3
 # machine's CPython built with profile-guided and link-time optimisation when it has one,
 # as the official python images (deploy/Dockerfile) are. Debian's python3.11 is; a
 # default pyenv build (shared libpython, no PGO) runs the same flip in 13% more
-# instructions (bench/flip_instructions.py: 1.53 M against 1.35 M). Else $(PYTHON), and
-# always a PYTHON given on the command line or in the environment.
+# instructions (bench/flip_instructions.py: 1.53 M against 1.35 M). It is taken when it
+# has the standard library the service needs (python3.11-minimal alone has not); else
+# $(PYTHON), and always a PYTHON given on the command line or in the environment.
+OPTIMISED_PYTHON := /usr/bin/python3.11
+ifeq ($(origin SERVICE_PYTHON),undefined)
 ifeq ($(origin PYTHON),file)
-SERVICE_PYTHON ?= $(or $(wildcard /usr/bin/python3.11),$(PYTHON))
+STDLIB_CHECK := import asyncio, bz2, ctypes, decimal, lzma, sqlite3, ssl, zlib
+HAS_STDLIB := $(shell $(OPTIMISED_PYTHON) -I -S -c '$(STDLIB_CHECK)' 2>/dev/null && echo y)
+SERVICE_PYTHON := $(if $(HAS_STDLIB),$(OPTIMISED_PYTHON),$(PYTHON))
 else
-SERVICE_PYTHON ?= $(PYTHON)
+SERVICE_PYTHON := $(PYTHON)
+endif
 endif
 UV_VERSION := 0.13.9
 TOOLS := .tools
