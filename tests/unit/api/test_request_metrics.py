@@ -17,7 +17,8 @@ DURATIONS = [0.0, *_BUCKETS, *(b * 0.999 for b in _BUCKETS), *(b * 1.001 for b i
 
 
 def _lines(registry: CollectorRegistry) -> list[str]:
-    """The exposition's lines in order, creation times (when each label set was first
+    """The exposition's lines, sorted (the library writes label sets in the order first
+    seen, the collector in label order), creation times (when each label set was first
     counted: not the same clock reading twice) left out."""
     text = generate_latest(registry).decode()
     return sorted(re.sub(r"(_created\{.*\}) \S+$", r"\1 T", line) for line in text.splitlines())
