@@ -54,8 +54,16 @@ What this one measures:
   the closed loop again on a second server with ``WEB_CONCURRENCY=2`` (issue 18: "closed
   loop, 50 sessions, 2 API processes: flip p99 ≤ 25 ms", target 1); their CPU is both
   API processes'. As on one process, the median of ``ROUNDS`` alternating runs (each
-  run's p99 in ``runs_p99_ms``; the line's other fields are that median run's). The
-  ``..._two_clients_per_table`` lines (informative) run it with each table's flips
+  run's p99 in ``runs_p99_ms``; the line's other fields are that median run's). How to
+  read it: a process answers its connections in convoys (the requests its loop read
+  together are answered together), so a flip waits about one round of all the others
+  on its process, and a run's worst 1% are one or two convoys of ten-odd flips on one
+  process. In the runs traced for issue 18 (per-connection timings, each connection's
+  process, gc callbacks), that process had answered nothing for the 6-22 ms before its
+  worst convoy while the other one went on answering (six runs of seven), and the
+  collections in those windows took 0.4-1.5 ms (one 5 ms): the process was waiting for
+  a core. The p99 follows the host's hour, as the CPU per flip does.
+  The ``..._two_clients_per_table`` lines (informative) run it with each table's flips
   alternating between two connections (two clients at one table, say a
   player's phone and the GM's screen): a table's next flip then often lands on the other
   process, which has not loaded the table yet (a cold load) or holds a state the first
