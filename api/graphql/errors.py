@@ -10,6 +10,11 @@ one code in `extensions.code`:
 * `invalid_argument`: an argument or variable value is missing or of the wrong type;
 * `query_too_complex`: over the token, nesting, depth or alias limits;
 * `introspection_disabled`: introspection asked for where it is turned off;
+* `unknown_operation`: no operation of the `operationName` given, or several and none
+  named; over HTTP a 400 problem (api/graphql/transport.py), over graphql-transport-ws a
+  4400 close, and coded here so that it is never masked as a bug;
+* `operation_not_allowed`: an operation the transport does not run (a query or a
+  mutation over the legacy graphql-ws, which runs subscriptions only);
 * `store_unavailable`: Redis is unreachable or stalled; retry shortly (subscriptions:
   subscribe again after the last version received). Logged once per outage, not here;
 * `internal_error`: a bug, masked as "Internal error." (logged with its traceback);
@@ -38,6 +43,7 @@ from graphql.validation import (
 )
 from strawberry.exceptions import StrawberryInputCoercionError
 from strawberry.extensions import MaskErrors, ParserCache, SchemaExtension
+from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 
 from services.errors import DomainError
 from services.store.client import UNREACHABLE
@@ -50,6 +56,8 @@ INVALID_ARGUMENT = "invalid_argument"
 TOO_COMPLEX = "query_too_complex"
 INTROSPECTION_DISABLED = "introspection_disabled"
 INTERNAL_ERROR = "internal_error"
+UNKNOWN_OPERATION = "unknown_operation"
+OPERATION_NOT_ALLOWED = "operation_not_allowed"
 STORE_UNAVAILABLE = "store_unavailable"
 MASKED_MESSAGE = "Internal error."
 
@@ -88,6 +96,10 @@ def classify(error: GraphQLError) -> str:
         return original.code
     if isinstance(original, UNREACHABLE):
         return STORE_UNAVAILABLE
+    if isinstance(original, CannotGetOperationTypeError):
+        return UNKNOWN_OPERATION
+    if isinstance(original, InvalidOperationTypeError):
+        return OPERATION_NOT_ALLOWED
     if isinstance(error, GraphQLSyntaxError):
         limit = any(prefix in error.message for prefix in _PARSER_LIMITS)
         return TOO_COMPLEX if limit else PARSE_FAILED
@@ -122,6 +134,8 @@ def report(errors: Iterable[GraphQLError]) -> None:
     for error in errors:
         code = classify(error)
         set_code(error, code)
+        if isinstance(error.original_error, InvalidOperationTypeError):  # its str() is the type
+            error.message = error.original_error.as_http_error_reason("this protocol")
         if code != INTERNAL_ERROR:
             log.debug("GraphQL request refused: %s", code)
             continue

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 import strawberry
 from cross_web import HTTPException
-from graphql import ExecutionResult, GraphQLError, get_introspection_query
+from graphql import ExecutionResult, GraphQLError, OperationDefinitionNode, get_introspection_query
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
@@ -70,11 +70,48 @@ Mutation = root_type("Mutation", ROWS, "mutation")
 Subscriptions = merge_types("Subscription", (TableSubscription, SimulationSubscription))
 
 
+class OneOperation(ExecutionContext):
+    """An operation's context that picks its operation as the GraphQL spec says
+    (GetOperation): by `operationName`, or the document's only one. Strawberry's runs a
+    document of several operations without a name as its first, a mutation included;
+    here that is the request error `unknown_operation`, as graphql-core has it."""
+
+    @property
+    def operation_type(self) -> OperationType:
+        document = self.graphql_document
+        if document is not None and self._provided_operation_name is None:
+            operations = (d for d in document.definitions if isinstance(d, OperationDefinitionNode))
+            if next(operations, None) is not None and next(operations, None) is not None:
+                raise transport.SeveralOperations
+        return super().operation_type
+
+
 class DaedalusSchema(strawberry.Schema):
     """The schema, logging errors without the query or its variables (api/graphql/errors.py),
     with the plans of the documents it has run (api/graphql/compiled.py)."""
 
     documents: compiled.Documents
+
+    def _create_execution_context(
+        self,
+        query: str | None,
+        allowed_operation_types: Iterable[OperationType],
+        variable_values: dict[str, Any] | None = None,
+        context_value: Any | None = None,
+        root_value: Any | None = None,
+        operation_name: str | None = None,
+        operation_extensions: dict[str, Any] | None = None,
+    ) -> ExecutionContext:
+        return OneOperation(
+            query=query,
+            schema=self,
+            allowed_operations=allowed_operation_types,
+            context=context_value,
+            root_value=root_value,
+            variables=variable_values,
+            provided_operation_name=operation_name,
+            operation_extensions=operation_extensions,
+        )
 
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None

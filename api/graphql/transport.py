@@ -54,6 +54,18 @@ _CODES_BY_STATUS: dict[int, str] = {
 }
 
 
+class SeveralOperations(CannotGetOperationTypeError):
+    """A document of several operations sent without `operationName`: which to run?
+    Answered as strawberry answers an unknown name (`unknown_operation`: a 400 problem
+    over HTTP, a 4400 close over graphql-transport-ws), with this reason."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+
+    def as_http_error_reason(self) -> str:
+        return "the document has several operations: name the one to run in operationName"
+
+
 class RefusedJson(json.JSONDecodeError):
     """JSON the service does not read (too deep, not UTF-8), refused as JSON that does
     not parse: strawberry's HTTP and WebSocket handlers already answer that."""

@@ -206,6 +206,50 @@ def test_a_subscription_that_does_not_parse_closes_with_4400_and_logs_nothing(
     _no_unhandled_errors(server)
 
 
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        ({"query": "query A { a: __typename } query B { b: __typename }"}, "operationName"),
+        ({"query": "query A { a: __typename }", "operationName": "Nope"}, "Nope"),
+    ],
+    ids=["several-unnamed", "unknown-name"],
+)
+def test_an_operation_that_cannot_be_picked_closes_the_socket_with_4400(
+    server: Server, payload: dict[str, str], reason: str
+) -> None:
+    with _ws(server) as ws:
+        ws.send('{"type": "connection_init"}')
+        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": payload}))
+        assert _closed_with(ws) == 4400
+        assert ws.close_reason is not None and reason in ws.close_reason, ws.close_reason
+    _no_unhandled_errors(server)
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        ({"query": "query A { a: __typename } query B { b: __typename }"}, "unknown_operation"),
+        ({"query": "query A { a: __typename }", "operationName": "Nope"}, "unknown_operation"),
+        ({"query": "{ __typename }"}, "operation_not_allowed"),  # it runs subscriptions only
+    ],
+    ids=["several-unnamed", "unknown-name", "a-query"],
+)
+def test_the_legacy_protocol_answers_what_it_cannot_run_with_a_code(
+    server: Server, payload: dict[str, str], code: str
+) -> None:
+    url = server.url.replace("http", "ws", 1) + "/graphql"
+    with connect(url, subprotocols=[Subprotocol("graphql-ws")], open_timeout=10) as ws:
+        ws.send('{"type": "connection_init"}')
+        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        ws.send(json.dumps({"id": "1", "type": "start", "payload": payload}))
+        answer = json.loads(ws.recv(timeout=10))
+    assert answer["type"] == "error" and answer["id"] == "1", answer
+    assert answer["payload"]["extensions"]["code"] == code, answer
+    assert answer["payload"]["message"] != "Internal error.", answer
+    _no_unhandled_errors(server)
+
+
 # --- bodies that are not a GraphQL request: problem+json -----------------------------
 
 
@@ -230,6 +274,23 @@ def test_a_body_that_is_not_a_graphql_request_is_a_problem(
 ) -> None:
     _problem(_post_raw(http, body), 400, code)
     _no_unhandled_errors(server)
+
+
+def test_a_document_of_several_operations_runs_only_the_one_named(http: httpx.Client) -> None:
+    """GraphQL's GetOperation: without `operationName`, only a document's one operation
+    runs. Strawberry ran the first of several, here a mutation the client never named."""
+    two = "mutation M { createCommitment(ttlSeconds: 60) { __typename } } query Q { __typename }"
+    refused = http.post("/graphql", json={"query": two})
+    _problem(refused, 400, "unknown_operation")
+    assert "operationName" in refused.json()["detail"], refused.text
+    named = http.post("/graphql", json={"query": two, "operationName": "Q"})
+    assert named.json() == {"data": {"__typename": "Query"}}, named.text
+    over_get = http.get(
+        "/graphql", params={"query": "query A { a: __typename } query B { b: __typename }"}
+    )
+    _problem(over_get, 400, "unknown_operation")
+    one = http.post("/graphql", json={"query": "query Only { __typename }"})
+    assert one.json() == {"data": {"__typename": "Query"}}, one.text
 
 
 def test_other_refusals_before_graphql_runs_are_problems_too(http: httpx.Client) -> None:
