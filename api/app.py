@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         DomainError: problems.handle_domain_error,
         problems.InvalidRequest: problems.handle_invalid_request,
         problems.PayloadTooLarge: problems.handle_payload_too_large,
+        problems.UnsupportedMediaType: problems.handle_unsupported_media_type,
         HTTPException: problems.handle_http_exception,
         # Unreachable or stalled Redis (StoreUnavailable is a ConnectionError): 503.
         RedisConnectionError: problems.handle_store_unavailable,

@@ -107,6 +107,15 @@ class InvalidRequest(Exception):
         return invalid_request_code(self.errors)
 
 
+class UnsupportedMediaType(Exception):
+    """A request body sent as another media type than JSON."""
+
+    def __init__(self, media_type: str) -> None:
+        super().__init__(
+            f"the request body is sent as {media_type[:100]!r}: send JSON as application/json"
+        )
+
+
 class PayloadTooLarge(Exception):
     """The request body is larger than the service accepts."""
 
@@ -193,6 +202,12 @@ async def handle_payload_too_large(request: Request, exc: Exception) -> Response
     """Exception handler for oversized bodies."""
     assert isinstance(exc, PayloadTooLarge)
     return problem(413, "payload_too_large", str(exc))
+
+
+async def handle_unsupported_media_type(request: Request, exc: Exception) -> Response:
+    """Exception handler for a body that is not sent as JSON."""
+    assert isinstance(exc, UnsupportedMediaType)
+    return problem(415, "unsupported_media_type", str(exc))
 
 
 async def handle_http_exception(request: Request, exc: Exception) -> Response:

@@ -53,6 +53,8 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     409: "A conflict: a fair-roll commitment's state, the session's version, or a chart "
     "not ready yet.",
     413: "The request body is too large (`payload_too_large`).",
+    415: "The request body is sent as another media type than JSON "
+    "(`unsupported_media_type`): send `Content-Type: application/json`.",
     422: "The body does not match the schema (`invalid_request`), matches it but breaks a "
     "constraint its descriptions state in words (`constraint_violation`: fields that "
     "exclude each other, a count within another, dice notation), or is refused by the "

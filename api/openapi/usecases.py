@@ -83,7 +83,8 @@ def operation(row: UseCase, refs: Refs) -> Schema:
             "content": {"application/json": {"schema": refs[(model, "validation")]}},
         }
     result = refs[(row.result, "serialization")]
-    out["responses"] = responses(row.status, "application/json", result, row.errors)
+    errors = row.errors if model is None else (*row.errors, 415)  # a body not sent as JSON
+    out["responses"] = responses(row.status, "application/json", result, errors)
     if row.table is not None:
         out["security"] = [{"ApiKey": [], "SessionToken": []}]
     return out

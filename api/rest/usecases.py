@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from api import problems
-from api.bodies import parse_model, read_body, validation_errors
+from api.bodies import ensure_json, parse_model, read_body, validation_errors
 from api.problems import InvalidRequest
 from api.rest.params import int_param
 from api.tables.access import bearer
@@ -82,9 +82,11 @@ async def _request(row: UseCase, request: Request, path: dict[str, Any], bounds:
         return None
     if row.method in ("GET", "DELETE"):
         return _query(request, row.request, path, bounds)
+    raw = await read_body(request)
+    ensure_json(request, raw)
     if row.body is None:
-        return parse_model(await read_body(request), row.request)
-    body = parse_model(await read_body(request), row.body)
+        return parse_model(raw, row.request)
+    body = parse_model(raw, row.body)
     return _validated(row.request, {**body.model_dump(exclude_unset=True), **path})
 
 

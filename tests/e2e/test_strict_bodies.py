@@ -67,3 +67,36 @@ def test_an_integral_number_is_an_integer_as_json_schema_says(client: httpx.Clie
         )
         assert answer.status_code == 200, (written, answer.text)
         assert answer.json() == plain.json()
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "text/json"],
+)
+def test_a_body_sent_as_another_media_type_than_json_is_refused(
+    client: httpx.Client, content_type: str
+) -> None:
+    """What a browser posts to any origin without a CORS preflight (text/plain, a form) is
+    refused before it is read, so no web page can write through a keyless service."""
+    body = b'{"preset": "standard_deck", "party": [{"id": "p1", "name": "Ash"}]}'
+    refused = client.post("/v1/sessions", content=body, headers={"content-type": content_type})
+    assert (refused.status_code, refused.json()["code"]) == (415, "unsupported_media_type")
+    assert refused.headers["content-type"].startswith("application/problem+json")
+    assert "application/json" in refused.json()["detail"], refused.text
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "application/json", "Application/JSON; charset=utf-8", "application/vnd.x+json"],
+)
+def test_json_is_taken_as_json_or_without_a_content_type(
+    client: httpx.Client, content_type: str | None
+) -> None:
+    headers = {} if content_type is None else {"content-type": content_type}
+    answer = client.post("/v1/dice/roll", content=b'{"expression": "1d6"}', headers=headers)
+    assert answer.status_code == 200, answer.text
+
+
+def test_an_empty_body_needs_no_json_media_type(client: httpx.Client) -> None:
+    answer = client.post("/v1/dice/fair/commitments", headers={"content-type": "text/plain"})
+    assert answer.status_code == 201, answer.text

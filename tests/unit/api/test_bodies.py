@@ -42,8 +42,25 @@ def test_a_bad_body_is_an_invalid_request_listing_the_errors(raw: bytes) -> None
 
 
 def test_a_deeply_nested_body_is_refused_not_crashed() -> None:
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(InvalidRequest) as caught:
         parse_model(b"[" * 100_000 + b"]" * 100_000, RollRequest)
+    assert caught.value.errors == [
+        {"loc": ["body"], "msg": "the JSON nests too deeply", "type": "json_invalid"}
+    ]
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(constant: str) -> None:
+    """Python's json module and pydantic's reader both take them as numbers."""
+    with pytest.raises(InvalidRequest) as caught:
+        parse_model(f'{{"ttl_seconds": {constant}}}'.encode(), CommitmentRequest)
+    (error,) = caught.value.errors
+    assert error["type"] == "json_invalid" and constant.lstrip("-") in error["msg"], error
+
+
+def test_nan_and_infinity_inside_strings_are_text() -> None:
+    body = parse_model(b'{"expression": "1d6", "seed": "NaN-Infinity"}', RollRequest)
+    assert body.seed == "NaN-Infinity"
 
 
 @pytest.mark.parametrize(
