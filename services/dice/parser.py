@@ -111,8 +111,10 @@ class _Parser:
     def fail(self, expected: list[str], pos: int | None = None) -> DiceSyntaxError:
         p = self.i if pos is None else pos
         found = repr(self.s[p]) if p < self.n else "end of expression"
+        # `1D20` is what many players type: the notation's dice are a lowercase d.
+        hint = " (dice are written with a lowercase d: 1d20)" if found == "'D'" else ""
         return DiceSyntaxError(
-            f"unexpected {found} at position {p}; expected {_join(expected)}",
+            f"unexpected {found} at position {p}; expected {_join(expected)}{hint}",
             position=p,
             expected=expected,
         )

@@ -90,6 +90,20 @@ def test_syntax_errors_carry_the_position_and_what_was_expected(
     assert f"position {position}" in err.message
 
 
+@pytest.mark.parametrize(("text", "position"), [("1D20", 1), ("D6", 0), ("2d6+1D4", 5)])
+def test_an_uppercase_d_is_refused_with_a_hint(text: str, position: int) -> None:
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(text)
+    assert info.value.position == position
+    assert "lowercase d" in info.value.message, info.value.message
+
+
+def test_no_other_syntax_error_speaks_of_the_lowercase_d() -> None:
+    with pytest.raises(DiceSyntaxError) as info:
+        parse("2x6")
+    assert "lowercase" not in info.value.message
+
+
 @pytest.mark.parametrize(
     ("text", "code"),
     [
