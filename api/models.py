@@ -19,6 +19,11 @@ MAX_TTL_SECONDS = 86_400
 DEFAULT_TTL_SECONDS = 3_600
 
 Expression = Annotated[str, Field(min_length=1, max_length=MAX_EXPRESSION_CHARS)]
+# A name every viewer at a table is shown (a party member's, a campaign's): printable,
+# without C0/C1 control characters nor the bidirectional embeddings, overrides and
+# isolates that would make it display as other text than it is.
+SHOWN_NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+$"
+ShownName = Annotated[str, Field(min_length=1, max_length=100, pattern=SHOWN_NAME_PATTERN)]
 Seed = Annotated[str, Field(min_length=1, max_length=MAX_SEED_CHARS)]
 Nonce = Annotated[int, LONG, Field(ge=0, le=MAX_NONCE)]
 CommitmentId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, RootModel, field_validator, model_validator
 
-from api.models import Frozen
+from api.models import Frozen, ShownName
 from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.campaign import commands as cmd
 from services.campaign.cadence import Cadence, ManualCadence
@@ -51,7 +51,7 @@ class _Command(Frozen):
 class CreateCampaign(Frozen):
     """A new campaign: its name, when downtimes pass, rule overrides and starting supplies."""
 
-    name: str = Field(min_length=1, max_length=100)
+    name: ShownName
     cadence: Cadence = Field(default_factory=ManualCadence)
     rules: CampaignRules | None = None
     supplies: int | None = Field(default=None, ge=0, le=MAX_DELTA)

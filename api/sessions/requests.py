@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, Discriminator, Field, Tag, TypeAdapter, model_validator
 
-from api.models import Frozen
+from api.models import Frozen, ShownName
 from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.labyrinth import (
     ENCHANTED_FOREST_V1,
@@ -121,7 +121,7 @@ class MemberSpec(Frozen):
     """A party member: id, name, and a CheckProfile, a named system's profile, or d20s."""
 
     id: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
-    name: str = Field(min_length=1, max_length=100)
+    name: ShownName
     profile: MemberProfile | None = None
 
     def to_domain(self) -> PartyMember:

@@ -100,3 +100,33 @@ def test_json_is_taken_as_json_or_without_a_content_type(
 def test_an_empty_body_needs_no_json_media_type(client: httpx.Client) -> None:
     answer = client.post("/v1/dice/fair/commitments", headers={"content-type": "text/plain"})
     assert answer.status_code == 201, answer.text
+
+
+@pytest.mark.parametrize(
+    "name", ["a\u0000b", "tab\there", "evil\u202etxt.exe", "x\u2066y", "c1\u0085"]
+)
+def test_a_shown_name_with_control_or_bidi_override_characters_is_refused(
+    client: httpx.Client, name: str
+) -> None:
+    """A party member's name is shown to every viewer: no control characters, nor the
+    bidirectional controls that would make it display as other text."""
+    party = [{"id": "p1", "name": name}]
+    refused = client.post("/v1/sessions", json={"preset": "standard_deck", "party": party})
+    assert (refused.status_code, refused.json()["code"]) == (422, "invalid_request"), refused.text
+    assert any(e["loc"][:3] == ["party", 0, "name"] for e in refused.json()["errors"])
+    campaign = client.post("/v1/campaigns", json={"name": name})
+    assert (campaign.status_code, campaign.json()["code"]) == (422, "invalid_request")
+    assert [e["loc"] for e in campaign.json()["errors"]] == [["name"]], campaign.text
+    assert client.post("/v1/campaigns", json={"name": "The Ashen Way"}).status_code == 201
+
+
+def test_a_shown_name_in_any_script_is_taken(client: httpx.Client) -> None:
+    name = "Ásh 火 عربي 👩‍🚀"  # the astronaut is joined by a zero-width joiner
+    party = [{"id": "p1", "name": name}]
+    made = client.post("/v1/sessions", json={"preset": "standard_deck", "party": party})
+    assert made.status_code == 201, made.text
+    view = client.get(
+        f"/v1/sessions/{made.json()['session_id']}",
+        headers={"authorization": f"Bearer {made.json()['gm_token']}"},
+    )
+    assert view.json()["view"]["party"][0]["name"] == name, view.text
