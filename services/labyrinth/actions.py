@@ -84,6 +84,10 @@ def _stuck_dead_end(state: MazeState, cmd: TakeAction) -> str:
     return stuck[0]
 
 
+# The actions that point at river cards (Boost Morale may name the Dead End it removes).
+_NAMES_CARDS = frozenset({Action.SCOUT_AHEAD, Action.CAREFUL_CONSIDERATION, Action.BOOST_MORALE})
+
+
 def _unavailable(message: str) -> LabyrinthError:
     return LabyrinthError(message, code=ACTION_UNAVAILABLE)
 
@@ -91,6 +95,11 @@ def _unavailable(message: str) -> LabyrinthError:
 def validate_action(state: MazeState, cmd: TakeAction) -> None:
     """Refuse an action that cannot be taken now (the caller checked turn and phase)."""
     action = cmd.action
+    if cmd.target is not None and action is not Action.WAKE_PLAYER:
+        raise _unavailable(f"{action.value} names no player to wake")
+    if cmd.cards and action not in _NAMES_CARDS:
+        # A client's slip (a card still selected) must not spend the turn's one action.
+        raise _unavailable(f"{action.value} names no river card")
     if action is Action.WAKE_PLAYER:
         if cmd.target is None or cmd.target not in state.member_ids:
             raise LabyrinthError(f"unknown player {cmd.target!r}", code=UNKNOWN_PLAYER)
@@ -121,6 +130,8 @@ def validate_action(state: MazeState, cmd: TakeAction) -> None:
         if draw_left < 1:
             raise _unavailable("no card left to draw")
     elif action is Action.BOOST_MORALE:
+        if len(cmd.cards) > 1:
+            raise _unavailable("Boost Morale names one Dead End at most")
         _stuck_dead_end(state, cmd)
 
 

@@ -46,12 +46,14 @@ export function Join({ code: given, go }: { code?: string; go: (hash: string) =>
   );
 }
 
-const ACTIONS: [string, string, boolean][] = [
-  ["forge_a_path", "Forge a Path", false],
-  ["scout_ahead", "Scout Ahead", true],
-  ["its_elementary", "It's Elementary", false],
-  ["careful_consideration", "Careful Consideration", true],
-  ["boost_morale", "Boost Morale", false],
+/** Each action: its name, its label, whether it needs a card picked, whether it takes
+ * the cards picked (Boost Morale may name the Dead End; the others name none). */
+const ACTIONS: [string, string, boolean, boolean][] = [
+  ["forge_a_path", "Forge a Path", false, false],
+  ["scout_ahead", "Scout Ahead", true, true],
+  ["its_elementary", "It's Elementary", false, false],
+  ["careful_consideration", "Careful Consideration", true, true],
+  ["boost_morale", "Boost Morale", false, true],
 ];
 
 /** The exact chance of each of the viewer's action checks against the maze's DC. */
@@ -143,12 +145,12 @@ export function Play({ id }: { id: string }) {
             )}
             {phase === "turn" &&
               !v.action_taken &&
-              ACTIONS.filter(([a]) => !unavailable.has(a)).map(([action, label, needsCard]) => (
+              ACTIONS.filter(([a]) => !unavailable.has(a)).map(([action, label, needsCard, takesCards]) => (
                 <button
                   type="button"
                   key={action}
                   disabled={needsCard && picked.length === 0}
-                  onClick={() => void command({ type: "TakeAction", action, cards: picked })}
+                  onClick={() => void command({ type: "TakeAction", action, cards: takesCards ? picked : [] })}
                 >
                   {label}
                   {odds[action] !== undefined && (

@@ -116,6 +116,34 @@ def test_actions_whose_conditions_are_not_met_are_unavailable() -> None:
     assert refused(state, scout) == "unknown_card"
 
 
+@pytest.mark.parametrize(
+    ("action", "cards", "target"),
+    [
+        (Action.FORGE_A_PATH, 1, None),
+        (Action.ITS_ELEMENTARY, 3, None),
+        (Action.WAKE_PLAYER, 1, "p2"),
+        (Action.BOOST_MORALE, 2, None),
+        (Action.FORGE_A_PATH, 0, "p2"),
+        (Action.SCOUT_AHEAD, 1, "p2"),
+    ],
+)
+def test_an_action_naming_cards_or_a_sleeper_it_does_not_take_is_refused(
+    action: Action, cards: int, target: str | None
+) -> None:
+    """A card still selected in a client must not spend the turn's one action on
+    another: the same action without them is taken (or refused for another reason)."""
+    state = turn()
+    player = state.active
+    assert player is not None
+    slots = tuple(face_down_slots(state)[:cards])
+    assert len(slots) == cards
+    command = TakeAction(player=player, action=action, cards=slots, target=target)
+    assert refused(state, command) == "action_unavailable"
+    if action is Action.FORGE_A_PATH or action is Action.ITS_ELEMENTARY:
+        plain = TakeAction(player=player, action=action)
+        assert decide(state, plain, SimRng("x"))  # taken: the refusal was the cards'
+
+
 def test_a_sleeping_player_cannot_act() -> None:
     state = turn()
     assert state.active is not None
