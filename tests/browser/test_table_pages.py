@@ -37,6 +37,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.conftest import serve
+from tests.e2e.test_campaigns_api import SHEETS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -468,5 +469,40 @@ def test_the_campaign_clock_shows_each_downtime_live(browser: Browser, site: str
         )
         assert _axe(page) == []
         _shot(page, "campaign")
+    finally:
+        context.close()
+
+
+def test_a_campaign_code_opens_the_campaign_page_as_its_player(browser: Browser, site: str) -> None:
+    """A join code is spent when it is exchanged: a campaign's keeps its player token and
+    opens the campaign page as that player (the clock is the GM's to run)."""
+    made = httpx.post(f"{site}/v1/campaigns", json={"name": "The Ashen Way"}).json()
+    campaign, gm = made["campaign_id"], {"authorization": f"Bearer {made['gm_token']}"}
+    runner = {"runner": "ash", "character": SHEETS["r1"]}
+    added = httpx.post(f"{site}/v1/campaigns/{campaign}/runners", json=runner, headers=gm)
+    assert added.status_code in (200, 201), added.text
+    coded = httpx.post(
+        f"{site}/v1/campaigns/{campaign}/join-codes", json={"member": "ash"}, headers=gm
+    )
+    assert coded.status_code == 201, coded.text
+    context = browser.new_context(base_url=site)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/#/join/{coded.json()['code']}")
+        page.wait_for_url(re.compile(rf"#/campaign/{campaign}$"))
+        assert page.get_by_role("heading", name="The Ashen Way").is_visible()
+        kept = page.evaluate(f"JSON.parse(localStorage['daedalus.table.{campaign}'])")
+        assert kept["member"] == "ash" and "gm" not in kept, kept
+        assert page.get_by_role("button", name="Pass a downtime").count() == 0
+        as_player = {"authorization": f"Bearer {kept['player']}"}
+        looked = httpx.get(f"{site}/v1/campaigns/{campaign}", headers=as_player)
+        assert looked.status_code == 200 and looked.json()["role"] == "player", looked.text
+        advanced = httpx.post(f"{site}/v1/campaigns/{campaign}/advance", json={}, headers=gm)
+        assert advanced.status_code == 200, advanced.text
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=downtime]').textContent === '1'",
+            timeout=LATE_SECONDS * 1000,
+        )
+        assert _axe(page) == []
     finally:
         context.close()

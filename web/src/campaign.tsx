@@ -36,7 +36,11 @@ export function NewCampaign({ go }: { go: (hash: string) => void }) {
 }
 
 export function Campaign({ id }: { id: string }) {
-  const token = String(saved.get(id).gm ?? "");
+  // The GM's token, or a player's (joined with a campaign's code): a player sees the
+  // campaign as the service shows it to players and does not run the clock.
+  const mine = saved.get(id);
+  const gm = mine.gm !== undefined;
+  const token = String(mine.gm ?? mine.player ?? "");
   const [table, setTable] = useState<TableView | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   useEffect(() => {
@@ -57,7 +61,8 @@ export function Campaign({ id }: { id: string }) {
         <h1>{String(v.name)}</h1>
         <span>
           Downtime <strong data-testid="downtime">{String(v.downtime)}</strong>, supplies{" "}
-          <strong>{String(v.supplies)}</strong> ({String(v.supplies_level)})
+          {v.supplies !== undefined && v.supplies !== null && <strong>{String(v.supplies)}</strong>}{" "}
+          ({String(v.supplies_level)})
         </span>
       </header>
       <Section title="Runners">
@@ -69,7 +74,7 @@ export function Campaign({ id }: { id: string }) {
           </ul>
         )}
       </Section>
-      <Section title="Clock">
+      {gm && (<Section title="Clock">
         <button
           type="button"
           class="primary"
@@ -79,7 +84,8 @@ export function Campaign({ id }: { id: string }) {
           Pass a downtime
         </button>
         <Problem error={error} />
-      </Section>
+      </Section>)}
+      {!gm && <Problem error={error} />}
     </div>
   );
 }

@@ -12,10 +12,13 @@ export function Join({ code: given, go }: { code?: string; go: (hash: string) =>
     setError(null);
     try {
       const joined = await join(code);
-      if (joined.kind !== "session" || !joined.session_id) {
-        setError(errorOf(new Error("This code opens a campaign; ask your GM for the campaign page.")));
+      // A code is spent once it is exchanged: whichever table it opens, keep the token.
+      if (joined.kind === "campaign" && joined.campaign_id) {
+        saved.put(joined.campaign_id, { player: joined.token, member: joined.member });
+        go(`#/campaign/${joined.campaign_id}`);
         return;
       }
+      if (!joined.session_id) throw new Error("The service answered a join without its table.");
       saved.put(joined.session_id, { player: joined.token, member: joined.member });
       go(`#/play/${joined.session_id}`);
     } catch (e) {
