@@ -189,6 +189,7 @@ def advance(
             [{"loc": ["through"], "msg": "too far ahead", "type": "too_far"}],
         )
     viewer = viewer_of(grant)
+    retry = False  # what `duplicate` says: a retry of a command id, nothing else
     if key is not None:
         done, retry = clock.advance_once(
             campaign_id, at, through, start=state.downtime, client_command_id=key
@@ -199,10 +200,12 @@ def advance(
         done = clock.advance(campaign_id, at, through=through)
         if done:
             return _result(done, viewer)
+    # Nothing to pass (`through` at or below the counter), or a retry of an attempt that
+    # passed nothing.
     loaded = campaigns.load(campaign_id)
     return {
         "version": loaded.version,
-        "duplicate": True,
+        "duplicate": retry or retried,
         "events": [],
         "view": view_state(loaded.state, viewer),
     }

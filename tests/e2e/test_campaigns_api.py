@@ -220,9 +220,16 @@ def test_a_starving_clearing_hungers_and_bleeds_downtime_after_downtime(
         # and Exhaustion (they follow from the supplies), nor their bands.
         assert [t["runners"] for t in ticks] == [without_avoidance_dcs(t) for t in gm_ticks]
         assert not supplies_numbers(ticks)
-    # Advancing through a downtime already passed records nothing.
+    # Advancing through a downtime already passed records nothing, and is no retry.
     again = campaign.ok("POST", "/advance", json={"through": 4})
     assert again["events"] == [] and again["version"] == advanced["version"]
+    assert again["duplicate"] is False, again
+    # With a command id: the first attempt passes nothing; its retry says it is one.
+    keyed = {"through": 4, "command_id": "advance-to-4"}
+    first = campaign.ok("POST", "/advance", json=keyed)
+    assert (first["events"], first["duplicate"]) == ([], False), first
+    retried = campaign.ok("POST", "/advance", json=keyed)
+    assert (retried["events"], retried["duplicate"]) == ([], True), retried
 
 
 def test_players_never_see_the_exact_supplies(client: httpx.Client) -> None:
