@@ -19,7 +19,7 @@ from api.sessions.requests import PRESETS
 from api.usecases.markers import FreeForm, FreeFormInput
 from api.usecases.table import Call, Result, UseCase, publishable
 from services.labyrinth import MazeDefinition
-from services.labyrinth.cards import unwinnable
+from services.labyrinth.cards import missed_rows, unwinnable
 
 # The engine's own name for a preset another name also reaches.
 ALIASES = {"standard26": "standard_deck"}
@@ -103,7 +103,10 @@ def validate(request: ValidateLabyrinthDefinition, call: Call) -> LabyrinthDefin
     return LabyrinthDefinitionReport(
         valid=True,
         problems=[],
-        warnings=[_issue(list(at), "victory_unreachable", why) for at, why in unwinnable(maze)],
+        warnings=[
+            *(_issue(list(at), "victory_unreachable", why) for at, why in unwinnable(maze)),
+            *(_issue(list(at), "table_rows_missed", why) for at, why in missed_rows(maze)),
+        ],
         definition=maze.model_dump(mode="json"),
     )
 
@@ -118,6 +121,8 @@ ROWS: tuple[UseCase, ...] = publishable(
             LabyrinthDefinitionReport, validate, "Check a custom labyrinth definition",
             "labyrinths", description="200 whether or not the definition is valid: "
             "`problems` are what `POST /v1/sessions` would refuse (field, code, message); "
-            "`warnings` flag a definition nobody can win as written; `definition` is the "
+            "`warnings` flag a definition nobody can win as written (`victory_unreachable`) "
+            "and a trap or monster table whose die misses rows or rolls outside them "
+            "(`table_rows_missed`); `definition` is the "
             "normalised definition when valid.", cpu=True),
 )  # fmt: skip

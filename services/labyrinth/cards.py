@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from services.dice import DEFAULT_LIMITS, parse
+from services.dice.ast import Check
+from services.dice.bounds import value_bounds
 from services.labyrinth.definition import DEFAULT_POOL, DeckCounts, MazeDefinition
 from services.labyrinth.vocab import CardKind
 
@@ -82,4 +85,37 @@ def unwinnable(definition: MazeDefinition) -> list[tuple[tuple[str, str], str]]:
     if victory.kill_monster and needed is None and CardKind.MONSTER not in kinds:
         message = "the only way out is killing the monster, and the deck holds no Monster card"
         out.append((("victory", "kill_monster"), message))
+    return out
+
+
+def missed_rows(definition: MazeDefinition) -> list[tuple[tuple[str, str], str]]:
+    """Where a trap or monster table and its die disagree, as authored by mistake: totals
+    the die rolls that fall in no row (they take the nearest row, docs/RULES.md), rows it
+    can never roll. (The table's `die` at fault, a message) each; empty when they agree.
+    Ranges are compared, never enumerated (a die may reach its explosion cap)."""
+    out: list[tuple[tuple[str, str], str]] = []
+    tables = (("trap_table", definition.trap_table), ("monster_table", definition.monster_table))
+    for field, table in tables:
+        root = parse(table.die).root
+        if isinstance(root, Check):  # not a total: the definition refuses it already
+            continue
+        low, high = value_bounds(root, DEFAULT_LIMITS)
+        rows = sorted((entry.low, entry.high, entry.name) for entry in table.entries)
+        gaps, at = [], low
+        for row_low, row_high, _ in rows:
+            if row_low > at and at <= high:
+                gaps.append((at, min(row_low - 1, high)))
+            at = max(at, row_high + 1)
+        if at <= high:
+            gaps.append((at, high))
+        said = f"the die {table.die} rolls {low} to {high}"
+        if gaps and len(gaps) == 1 and gaps[0] == (low, high):
+            out.append(((field, "die"), f"{said}, outside every row: each roll takes the nearest"))
+            continue
+        if gaps:
+            spans = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in gaps)
+            out.append(((field, "die"), f"{said}; {spans} fall in no row and take the nearest"))
+        never = [name for row_low, row_high, name in rows if row_high < low or row_low > high]
+        if never:
+            out.append(((field, "die"), f"{said}; never rolled: {', '.join(never)}"))
     return out

@@ -71,7 +71,7 @@ def _check_ranges(rows: list[tuple[int, int]]) -> None:
 
 
 class TrapTable(_Model):
-    """The die rolled and its rows; a roll outside every row rolls again."""
+    """The die rolled and its rows; a roll outside every row takes the nearest row."""
 
     die: RolledTotal = "1d6"
     entries: tuple[TrapEntry, ...] = Field(min_length=1, max_length=TABLE_ROWS)

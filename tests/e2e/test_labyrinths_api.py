@@ -63,6 +63,31 @@ def test_a_custom_definition_is_checked_with_its_problems_and_warnings(
     assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
 
 
+@pytest.mark.parametrize(
+    ("die", "rows", "said"),
+    [
+        ("1d6-10", [(1, 6, "Pit")], "rolls -9 to -4, outside every row"),
+        ("1d20", [(1, 6, "Pit")], "; 7-20 fall in no row"),
+        ("1d6", [(1, 2, "Pit"), (5, 6, "Net")], "; 3-4 fall in no row"),
+        ("1d6", [(1, 3, "Pit")], "; 4-6 fall in no row"),
+        ("1d4", [(1, 4, "Pit"), (5, 5, "Net"), (6, 6, "Bees")], "; never rolled: Net, Bees"),
+    ],
+)
+def test_a_table_whose_die_misses_its_rows_is_warned_of(
+    client: httpx.Client, die: str, rows: list[tuple[int, int, str]], said: str
+) -> None:
+    """Valid (a roll outside every row takes the nearest row, docs/RULES.md), and almost
+    always an authoring slip: the validator says which totals or rows."""
+    entries = [{"low": low, "high": high, "name": name} for low, high, name in rows]
+    for table in ("trap_table", "monster_table"):
+        definition = {**CUSTOM, table: {"die": die, "entries": entries}}
+        checked = client.post("/v1/labyrinths/validate", json={"definition": definition}).json()
+        assert checked["valid"], checked
+        (warning,) = checked["warnings"]
+        assert (warning["code"], warning["field"]) == ("table_rows_missed", f"{table}.die")
+        assert f"the die {die} " in warning["message"] and said in warning["message"], warning
+
+
 def test_labyrinth_definitions_over_graphql(client: httpx.Client) -> None:
     query = """query($d: JSON) {
       labyrinthPresets { ... on LabyrinthPresets { presets { name title dc variant definition } } }
