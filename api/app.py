@@ -186,7 +186,7 @@ def _middleware(
         )
     stack += [
         Middleware(BodyLimit, limit=settings.max_body_bytes),
-        Middleware(ApiKeys, keyring=keyring),
+        Middleware(ApiKeys, keyring=keyring, origins=tuple(origins)),
     ]
     if buckets is not None:
         stack.append(Middleware(RateLimit, buckets=buckets, metrics=metrics))

@@ -4,6 +4,8 @@ Refused with 401 `missing_api_key` / `invalid_api_key` (problem+json) where keys
 required, and with 403 `origin_not_allowed` / `secret_key_required` when a publishable
 key is used from a page off its origins or for an operation it may not call
 (api/publishable.py). The key itself is never logged, echoed or kept past this lookup.
+A write (any method but GET, HEAD and OPTIONS) from a page on an origin the service does
+not allow is refused first, with 403 `origin_not_allowed`, key or no key (`_may_write`).
 A WebSocket may instead show its key in the connection_init payload (`api_key`), since
 browsers cannot set headers on one: the socket is admitted there
 (api/graphql/websockets.py), with the same checks.
@@ -19,12 +21,15 @@ from api.clients import (
     ApiKeyError,
     KeyNotAllowed,
     KeyRing,
+    OriginNotAllowed,
     SecretKeyRequired,
     admit,
     header,
     remember_client,
+    same_origin,
 )
 from api.publishable import rest_allowed
+from infra.origins import origin_allowed
 from services.errors import DomainError
 
 # Operations endpoints (probes and scrapers sit inside the network) and the public
@@ -41,6 +46,8 @@ def is_open(path: str) -> bool:
 
 
 GRAPHQL_PATH = "/graphql"  # its operations are scoped by api/publishable.PublishableScope
+# Methods a browser sends to any origin without asking first only for reads.
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _HEADER = API_KEY_HEADER.encode()
 
 
@@ -53,14 +60,20 @@ def _publishable_may(scope: Scope) -> bool:
 class ApiKeys:
     """Resolve the caller's client app and tenant, or refuse the request."""
 
-    def __init__(self, app: ASGIApp, keyring: KeyRing) -> None:
+    def __init__(self, app: ASGIApp, keyring: KeyRing, origins: tuple[str, ...] = ()) -> None:
         self.app = app
         self.keyring = keyring
+        self.origins = origins  # the browser origins that may call (CORS), `*` any
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or is_open(scope["path"]):
             await self.app(scope, receive, send)
             return
+        if scope["type"] == "http" and scope["method"] not in _SAFE_METHODS:
+            origin = header(scope, b"origin")
+            if origin is not None and not self._may_write(scope, origin):
+                await self._refuse_page(scope, receive, send, origin)
+                return
         key = header(scope, _HEADER)
         if scope["type"] == "websocket" and not key:
             await self.app(scope, receive, send)  # the key comes in connection_init
@@ -77,6 +90,26 @@ class ApiKeys:
             return
         remember_client(scope, client)
         await self.app(scope, receive, send)
+
+    def _may_write(self, scope: Scope, origin: str) -> bool:
+        """Whether a page on `origin` may send this write: the service's own pages, or a
+        page on an origin allowed to call. A browser posts a form, a `text/plain` body or
+        one with no Content-Type to any origin without a CORS preflight, and the answer
+        it may not read comes after the write is done: without this, any web page could
+        write through a service that needs no key (or a key a browser sends by itself).
+        Clients that are not browsers send no `Origin`."""
+        return same_origin(scope) or origin_allowed(origin, self.origins)
+
+    async def _refuse_page(self, scope: Scope, receive: Receive, send: Send, origin: str) -> None:
+        response = problems.problem(
+            403,
+            OriginNotAllowed.code,
+            f"a page on {origin[:200]!r} may not send {scope['method']} here: its origin "
+            "is not one the service allows to call (DAEDALUS_CORS_ORIGINS, a publishable "
+            "key's origins)",
+            title="Origin not allowed",
+        )
+        await response(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, exc: DomainError) -> None:
         if scope["type"] == "websocket":

@@ -61,7 +61,8 @@ class LabyrinthDefinitionIssue(Result):
 
 class LabyrinthDefinitionReport(Result):
     """`problems` are what createSession would refuse, `warnings` flag a labyrinth nobody
-    can win as written; `definition` is the normalised definition when valid."""
+    can win as written and a table whose die misses its rows; `definition` is the
+    normalised definition when valid."""
 
     valid: bool
     problems: list[LabyrinthDefinitionIssue]

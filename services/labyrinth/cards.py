@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Literal
 
-from services.dice import DEFAULT_LIMITS, parse
+from services.dice import DEFAULT_LIMITS, DiceError, parse
 from services.dice.ast import Check
 from services.dice.bounds import value_bounds
+from services.dice.distribution import probability
 from services.labyrinth.definition import DEFAULT_POOL, DeckCounts, MazeDefinition
 from services.labyrinth.vocab import CardKind
 
@@ -90,32 +92,88 @@ def unwinnable(definition: MazeDefinition) -> list[tuple[tuple[str, str], str]]:
 
 def missed_rows(definition: MazeDefinition) -> list[tuple[tuple[str, str], str]]:
     """Where a trap or monster table and its die disagree, as authored by mistake: totals
-    the die rolls that fall in no row (they take the nearest row, docs/RULES.md), rows it
-    can never roll. (The table's `die` at fault, a message) each; empty when they agree.
-    Ranges are compared, never enumerated (a die may reach its explosion cap)."""
+    the die can roll that fall in no row (they take the nearest row, docs/RULES.md), rows
+    it can never roll. (The table's `die` at fault, a message) each; empty when they
+    agree. The die's totals are its exact distribution's (`2d20kh1` rolls 1-20, `1d6*2`
+    only even totals); past what that enumerates (an explosion's tail), only rows beyond
+    every total it can reach are reported."""
     out: list[tuple[tuple[str, str], str]] = []
     tables = (("trap_table", definition.trap_table), ("monster_table", definition.monster_table))
     for field, table in tables:
-        root = parse(table.die).root
-        if isinstance(root, Check):  # not a total: the definition refuses it already
-            continue
-        low, high = value_bounds(root, DEFAULT_LIMITS)
         rows = sorted((entry.low, entry.high, entry.name) for entry in table.entries)
-        gaps, at = [], low
-        for row_low, row_high, _ in rows:
-            if row_low > at and at <= high:
-                gaps.append((at, min(row_low - 1, high)))
-            at = max(at, row_high + 1)
-        if at <= high:
-            gaps.append((at, high))
-        said = f"the die {table.die} rolls {low} to {high}"
-        if gaps and len(gaps) == 1 and gaps[0] == (low, high):
+        totals, low, high, exact = _totals(table.die)
+        said = f"the die {table.die} rolls {_span(low, high)}"
+        runs = _missed_runs(totals, rows)
+        if exact and totals and runs == [(totals[0], totals[-1])]:
             out.append(((field, "die"), f"{said}, outside every row: each roll takes the nearest"))
             continue
-        if gaps:
-            spans = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in gaps)
-            out.append(((field, "die"), f"{said}; {spans} fall in no row and take the nearest"))
-        never = [name for row_low, row_high, name in rows if row_high < low or row_low > high]
+        if runs:
+            if not exact and runs[-1][1] == totals[-1] and totals[-1] > rows[-1][1]:
+                runs[-1] = (runs[-1][0], high)  # the tail past the last row misses too
+            spans = _listed([_span(a, b) for a, b in runs])
+            one = runs == [(runs[0][0], runs[0][0])]
+            verbs = "falls in no row and takes" if one else "fall in no row and take"
+            out.append(((field, "die"), f"{said}; {spans} {verbs} the nearest"))
+        never = [
+            name
+            for a, b, name in rows
+            if b < low or a > high or (exact and not _holds(totals, a, b))
+        ]
         if never:
-            out.append(((field, "die"), f"{said}; never rolled: {', '.join(never)}"))
+            out.append(((field, "die"), f"{said}; never rolled: {_listed(never)}"))
     return out
+
+
+def _totals(die: str) -> tuple[list[int], float, float, bool]:
+    """(every total the die's exact distribution enumerates, sorted; its lowest and highest
+    possible totals, a tail included; whether those are all its totals): no totals when
+    it has no exact distribution (then its bounds, which may be wider than it rolls)."""
+    try:
+        dist = probability(die).dist
+    except DiceError:
+        root = parse(die).root
+        if isinstance(root, Check):  # not a total: the definition refuses it already
+            return [], 0, -1, False
+        low, high = value_bounds(root, DEFAULT_LIMITS)
+        return [], low, high, False
+    totals = sorted(t for t, weight in dist.pmf.items() if weight)
+    return totals, dist.lo, dist.hi, dist.tail == 0
+
+
+def _holds(totals: list[int], low: int, high: int) -> bool:
+    """Whether any of the sorted `totals` lies in low..high."""
+    at = bisect_left(totals, low)
+    return at < len(totals) and totals[at] <= high
+
+
+def _missed_runs(totals: list[int], rows: list[tuple[int, int, str]]) -> list[tuple[float, float]]:
+    """The sorted `totals` in no row, as runs (first, last) of totals that follow one
+    another among `totals` (`1d6*2`'s 8, 10 and 12 are one run)."""
+    runs: list[tuple[float, float]] = []
+    extending = False
+    for total in totals:
+        if any(low <= total <= high for low, high, _ in rows):
+            extending = False
+        elif extending:
+            runs[-1] = (runs[-1][0], total)
+        else:
+            runs.append((total, total))
+            extending = True
+    return runs
+
+
+def _span(low: float, high: float) -> str:
+    """`low to high`, or the one value; an unbounded end (an explosion's) is "no limit"."""
+
+    def shown(value: float) -> str:
+        return "no limit" if abs(value) == float("inf") else str(int(value))
+
+    return shown(low) if low == high else f"{shown(low)} to {shown(high)}"
+
+
+LISTED = 8  # items a warning names before "and N more"
+
+
+def _listed(items: list[str]) -> str:
+    shown = ", ".join(items[:LISTED])
+    return shown if len(items) <= LISTED else f"{shown} and {len(items) - LISTED} more"

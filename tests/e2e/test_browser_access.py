@@ -111,6 +111,21 @@ def test_a_browser_can_read_refusals_and_rate_limit_headers(server: Server) -> N
     assert "ratelimit-remaining" in exposed and "retry-after" in exposed
 
 
+def test_a_page_on_an_origin_not_allowed_cannot_write_even_with_a_secret_key(
+    server: Server,
+) -> None:
+    """Its answer would not reach the page (CORS), but the write would be done: a page
+    that got hold of a key, or a browser that sends credentials by itself, is refused."""
+    body = {"preset": "standard_deck", "party": PARTY}
+    with server.http(server.secret, origin=STRANGER) as http:
+        refused = http.post("/v1/sessions", json=body)
+        read = http.get("/v1/labyrinths/presets")
+    assert (refused.status_code, refused.json()["code"]) == (403, "origin_not_allowed")
+    assert read.status_code == 200, read.text  # a read is CORS's to hide
+    with server.http(server.secret, origin=GM_SCREEN) as http:
+        assert http.post("/v1/sessions", json=body).status_code == 201
+
+
 def test_a_publishable_key_rolls_from_its_own_origin_only(server: Server) -> None:
     roll = {"expression": "2d6+1"}
     with server.http(server.publishable, origin=PAGE) as http:

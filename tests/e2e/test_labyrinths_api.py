@@ -67,10 +67,14 @@ def test_a_custom_definition_is_checked_with_its_problems_and_warnings(
     ("die", "rows", "said"),
     [
         ("1d6-10", [(1, 6, "Pit")], "rolls -9 to -4, outside every row"),
-        ("1d20", [(1, 6, "Pit")], "; 7-20 fall in no row"),
-        ("1d6", [(1, 2, "Pit"), (5, 6, "Net")], "; 3-4 fall in no row"),
-        ("1d6", [(1, 3, "Pit")], "; 4-6 fall in no row"),
+        ("1d20", [(1, 6, "Pit")], "rolls 1 to 20; 7 to 20 fall in no row and take"),
+        ("1d6", [(1, 2, "Pit"), (5, 6, "Net")], "; 3 to 4 fall in no row"),
+        ("1d6", [(1, 2, "Pit"), (4, 6, "Net")], "; 3 falls in no row and takes"),
         ("1d4", [(1, 4, "Pit"), (5, 5, "Net"), (6, 6, "Bees")], "; never rolled: Net, Bees"),
+        # What the die can roll is its exact distribution's, not its bounds':
+        ("1d6*2", [(2, 6, "Pit")], "rolls 2 to 12; 8 to 12 fall in no row"),
+        ("1d6*2", [(1, 1, "Net"), (2, 12, "Pit")], "; never rolled: Net"),
+        ("1d6!", [(1, 6, "Pit")], "rolls 1 to no limit; 7 to no limit fall in no row"),
     ],
 )
 def test_a_table_whose_die_misses_its_rows_is_warned_of(
@@ -86,6 +90,20 @@ def test_a_table_whose_die_misses_its_rows_is_warned_of(
         (warning,) = checked["warnings"]
         assert (warning["code"], warning["field"]) == ("table_rows_missed", f"{table}.die")
         assert f"the die {die} " in warning["message"] and said in warning["message"], warning
+
+
+@pytest.mark.parametrize(
+    ("die", "low", "high"),
+    [("2d20kh1", 1, 20), ("4d6kh3", 3, 18), ("1d6/2", 0, 3), ("1d6*2", 2, 12), ("2d6", 2, 12)],
+)
+def test_a_table_whose_rows_hold_every_total_its_die_rolls_is_not_warned_of(
+    client: httpx.Client, die: str, low: int, high: int
+) -> None:
+    """Keeps, division and products roll a narrower or sparser range than their bounds."""
+    entries = [{"low": low, "high": high, "name": "Pit"}]
+    definition = {**CUSTOM, "trap_table": {"die": die, "entries": entries}}
+    checked = client.post("/v1/labyrinths/validate", json={"definition": definition}).json()
+    assert checked["valid"] and checked["warnings"] == [], checked
 
 
 def test_labyrinth_definitions_over_graphql(client: httpx.Client) -> None:

@@ -77,7 +77,7 @@ def test_a_body_sent_as_another_media_type_than_json_is_refused(
     client: httpx.Client, content_type: str
 ) -> None:
     """What a browser posts to any origin without a CORS preflight (text/plain, a form) is
-    refused before it is read, so no web page can write through a keyless service."""
+    not read as JSON (a page on another origin is refused first: below)."""
     body = b'{"preset": "standard_deck", "party": [{"id": "p1", "name": "Ash"}]}'
     refused = client.post("/v1/sessions", content=body, headers={"content-type": content_type})
     assert (refused.status_code, refused.json()["code"]) == (415, "unsupported_media_type")
@@ -130,3 +130,40 @@ def test_a_shown_name_in_any_script_is_taken(client: httpx.Client) -> None:
         headers={"authorization": f"Bearer {made.json()['gm_token']}"},
     )
     assert view.json()["view"]["party"][0]["name"] == name, view.text
+
+
+STRANGER = "https://evil.example.com"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("text/plain", b'{"preset": "standard_deck", "party": [{"id": "p1", "name": "A"}]}'),
+        (None, b'{"preset": "standard_deck", "party": [{"id": "p1", "name": "A"}]}'),
+        ("application/x-www-form-urlencoded", b""),
+    ],
+)
+def test_a_page_on_another_origin_cannot_write_through_a_keyless_service(
+    client: httpx.Client, content_type: str | None, body: bytes
+) -> None:
+    """A browser sends these to any origin without a CORS preflight, with its `Origin`:
+    a write from a page on an origin the service does not allow is refused before it
+    runs, whatever its body (none at all included)."""
+    headers = {"origin": STRANGER, **({"content-type": content_type} if content_type else {})}
+    for path in ("/v1/sessions", "/v1/dice/fair/commitments", "/v1/simulations"):
+        refused = client.post(path, content=body, headers=headers)
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["code"] == "origin_not_allowed", refused.text
+        assert STRANGER in refused.json()["detail"]
+
+
+def test_the_services_own_pages_and_clients_without_an_origin_still_write(
+    client: httpx.Client,
+) -> None:
+    made = {"preset": "standard_deck", "party": [{"id": "p1", "name": "A"}]}
+    own = str(client.base_url).rstrip("/")
+    assert client.post("/v1/sessions", json=made, headers={"origin": own}).status_code == 201
+    assert client.post("/v1/sessions", json=made).status_code == 201
+    # A read from anywhere is a read: CORS decides whether the page may see it.
+    looked = client.get("/v1/labyrinths/presets", headers={"origin": STRANGER})
+    assert looked.status_code == 200

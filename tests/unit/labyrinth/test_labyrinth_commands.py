@@ -117,28 +117,31 @@ def test_actions_whose_conditions_are_not_met_are_unavailable() -> None:
 
 
 @pytest.mark.parametrize(
-    ("action", "cards", "target"),
+    ("action", "cards", "target", "why"),
     [
-        (Action.FORGE_A_PATH, 1, None),
-        (Action.ITS_ELEMENTARY, 3, None),
-        (Action.WAKE_PLAYER, 1, "p2"),
-        (Action.BOOST_MORALE, 2, None),
-        (Action.FORGE_A_PATH, 0, "p2"),
-        (Action.SCOUT_AHEAD, 1, "p2"),
+        (Action.FORGE_A_PATH, 1, None, "forge_a_path names no river card"),
+        (Action.ITS_ELEMENTARY, 3, None, "its_elementary names no river card"),
+        (Action.WAKE_PLAYER, 1, "p2", "wake_player names no river card"),
+        (Action.BOOST_MORALE, 2, None, "Boost Morale names one Dead End at most"),
+        (Action.FORGE_A_PATH, 0, "p2", "forge_a_path names no player to wake"),
+        (Action.SCOUT_AHEAD, 1, "p2", "scout_ahead names no player to wake"),
     ],
 )
 def test_an_action_naming_cards_or_a_sleeper_it_does_not_take_is_refused(
-    action: Action, cards: int, target: str | None
+    action: Action, cards: int, target: str | None, why: str
 ) -> None:
     """A card still selected in a client must not spend the turn's one action on
-    another: the same action without them is taken (or refused for another reason)."""
+    another: refused for what it names (the message says so, not a later condition),
+    and the same action without it is taken."""
     state = turn()
     player = state.active
     assert player is not None
     slots = tuple(face_down_slots(state)[:cards])
     assert len(slots) == cards
     command = TakeAction(player=player, action=action, cards=slots, target=target)
-    assert refused(state, command) == "action_unavailable"
+    with pytest.raises(LabyrinthError) as info:
+        decide(state, command, SimRng("x"))
+    assert (info.value.code, info.value.message) == ("action_unavailable", why)
     if action is Action.FORGE_A_PATH or action is Action.ITS_ELEMENTARY:
         plain = TakeAction(player=player, action=action)
         assert decide(state, plain, SimRng("x"))  # taken: the refusal was the cards'
