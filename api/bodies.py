@@ -12,6 +12,10 @@ from api.problems import InvalidRequest, PayloadTooLarge, UnsupportedMediaType
 
 # Far above any expression the engine accepts; it only bounds what we hold in memory.
 MAX_BODY_BYTES = 1 << 20
+# Far deeper than any request the API takes (a maze definition, in a REST body or in
+# GraphQL variables, is under ten levels), far shallower than any recursion limit.
+MAX_JSON_DEPTH = 64
+TOO_DEEP = f"the request's JSON nests deeper than {MAX_JSON_DEPTH} levels"
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -29,6 +33,35 @@ async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
             raise PayloadTooLarge(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def nests_too_deeply(text: str | bytes, value: object) -> bool:
+    """Whether `value`, decoded from `text`, nests deeper than MAX_JSON_DEPTH levels."""
+    return _openings(text) > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH)
+
+
+def _openings(data: str | bytes) -> int:
+    """How many `{` and `[` the text holds (within strings too): no document nests
+    deeper, so most are known shallow without walking what they decode to."""
+    if isinstance(data, bytes):
+        return data.count(b"{") + data.count(b"[")
+    return data.count("{") + data.count("[")
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """True when containers nest more than `limit` levels (breadth first, no recursion)."""
+    level: list[dict[Any, Any] | list[Any]] = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return True
+        below: list[dict[Any, Any] | list[Any]] = []
+        for item in level:
+            children = item.values() if isinstance(item, dict) else item
+            below.extend(child for child in children if isinstance(child, dict | list))
+        level = below
+    return False
 
 
 def ensure_json(request: Request, raw: bytes) -> None:
@@ -83,12 +116,18 @@ def _maybe_constant(raw: bytes | str) -> bool:
     return "NaN" in raw or "Infinity" in raw
 
 
+def _invalid_json(why: str) -> InvalidRequest:
+    return InvalidRequest(
+        "request body is not valid JSON", [{"loc": ["body"], "msg": why, "type": "json_invalid"}]
+    )
+
+
 def parse_model(raw: bytes | str, model: type[M]) -> M:
     """Validate a JSON document against `model`, raising InvalidRequest on failure."""
     # Strict, and from the JSON text: JSON's own types only (no `true` for 1, no `0` for
     # false, no "3" for 3), which is what the contract promises. A body that passes is
     # parsed once; the rest are read again below to say why, or to take `2.0` for 2.
-    if raw.strip() and not _maybe_constant(raw):
+    if raw.strip() and not _maybe_constant(raw) and _openings(raw) <= MAX_JSON_DEPTH:
         try:
             return model.model_validate_json(raw, strict=True)
         except ValidationError:
@@ -97,15 +136,11 @@ def parse_model(raw: bytes | str, model: type[M]) -> M:
     try:
         data = json.loads(raw, parse_float=numbers, parse_constant=_not_json) if raw.strip() else {}
     except RecursionError:
-        raise InvalidRequest(
-            "request body is not valid JSON",
-            [{"loc": ["body"], "msg": "the JSON nests too deeply", "type": "json_invalid"}],
-        ) from None
+        raise _invalid_json(TOO_DEEP) from None
     except ValueError as exc:
-        raise InvalidRequest(
-            "request body is not valid JSON",
-            [{"loc": ["body"], "msg": str(exc)[:200], "type": "json_invalid"}],
-        ) from None
+        raise _invalid_json(str(exc)[:200]) from None
+    if nests_too_deeply(raw, data):  # as a GraphQL body's (api/graphql/transport.py)
+        raise _invalid_json(TOO_DEEP)
     try:
         if data == {} and not raw.strip():
             return model.model_validate({})

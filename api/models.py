@@ -20,9 +20,12 @@ DEFAULT_TTL_SECONDS = 3_600
 
 Expression = Annotated[str, Field(min_length=1, max_length=MAX_EXPRESSION_CHARS)]
 # A name every viewer at a table is shown (a party member's, a campaign's): printable,
-# without C0/C1 control characters nor the bidirectional embeddings, overrides and
-# isolates that would make it display as other text than it is.
-SHOWN_NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]+$"
+# without C0/C1 control characters, line or paragraph separators, nor the bidirectional
+# embeddings, overrides and isolates that would make it display as other text than it
+# is; and not blank. (No lookahead: the pattern is read by pydantic's Rust regex and, in
+# the contract, by ECMA-262's.)
+_NOT_SHOWN = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+SHOWN_NAME_PATTERN = rf"^[^{_NOT_SHOWN}]*[^{_NOT_SHOWN}\s][^{_NOT_SHOWN}]*$"
 ShownName = Annotated[str, Field(min_length=1, max_length=100, pattern=SHOWN_NAME_PATTERN)]
 Seed = Annotated[str, Field(min_length=1, max_length=MAX_SEED_CHARS)]
 Nonce = Annotated[int, LONG, Field(ge=0, le=MAX_NONCE)]

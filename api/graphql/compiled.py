@@ -263,9 +263,10 @@ def _variables(
                 continue
             sources[name] = VariableValueSource(signature, value)
             # graphql-core's `input_is_nested_too_deeply` is left out: a plan's variables
-            # come from a body `decode_json` read, which nests at most MAX_JSON_DEPTH (64)
-            # levels, and an input nests deeper than that only by the schema's own list
-            # types, far under graphql-core's bound (tests/unit/api/test_graphql_plans.py).
+            # come from a body `decode_json` read, which nests at most MAX_JSON_DEPTH
+            # (64, api/bodies.py) levels, and an input nests deeper than that only by the
+            # schema's own list types, far under graphql-core's bound
+            # (tests/unit/api/test_graphql_plans.py).
             try:
                 out = coercers[name](value)
             except GraphQLError:  # an input type's own check: strawberry's `@oneOf`

@@ -2,9 +2,10 @@
 
 Every JSON document the endpoint reads (a POST body, the `variables` of a GET, each
 WebSocket message) goes through `decode_json`: JSON nested deeper than MAX_JSON_DEPTH
-levels, or not UTF-8, is refused like any JSON that does not parse (a 400 on HTTP, a
-4400 close on the WebSocket) — never a RecursionError that would answer a 500 or drop the
-socket, wherever the interpreter's recursion limit happens to be.
+levels (api/bodies.py, the same limit as a REST body's), or not UTF-8, is refused like
+any JSON that does not parse (a 400 on HTTP, a 4400 close on the WebSocket) — never a
+RecursionError that would answer a 500 or drop the socket, wherever the interpreter's
+recursion limit happens to be.
 
 A request refused before any GraphQL runs is an RFC 9457 problem (api/problems.py) with
 one of these codes: `invalid_json`, `invalid_request` (not a GraphQL request object, or a
@@ -17,21 +18,16 @@ while GraphiQL is off).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from cross_web import HTTPException
 from starlette.responses import Response
 from strawberry.exceptions import MissingQueryError
 from strawberry.schema.exceptions import CannotGetOperationTypeError, InvalidOperationTypeError
 
+from api.bodies import TOO_DEEP, nests_too_deeply
 from api.problems import problem
 from services.store.model import read_json
 
-# Far deeper than any request the API takes (a GraphQL body with a maze definition in
-# its variables is under ten levels), far shallower than any recursion limit.
-MAX_JSON_DEPTH = 64
-
-TOO_DEEP = f"the request's JSON nests deeper than {MAX_JSON_DEPTH} levels"
 NOT_JSON = "the request is not valid JSON"
 NOT_AN_OBJECT = "a GraphQL request is a JSON object (or a list of them, for a batch)"
 
@@ -86,33 +82,9 @@ def decode_json(data: str | bytes) -> object:
         raise
     except ValueError:  # an integer past Python's 4300-digit conversion limit
         raise RefusedJson("a number in the request has too many digits") from None
-    if _openings(data) > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH):
+    if nests_too_deeply(data, value):
         raise RefusedJson(TOO_DEEP)
     return value
-
-
-def _openings(data: str | bytes) -> int:
-    """How many `{` and `[` the text holds (within strings too): no document nests
-    deeper, so most are known shallow without walking what they decode to."""
-    if isinstance(data, bytes):
-        return data.count(b"{") + data.count(b"[")
-    return data.count("{") + data.count("[")
-
-
-def _deeper_than(value: object, limit: int) -> bool:
-    """True when containers nest more than `limit` levels (breadth first, no recursion)."""
-    level: list[dict[Any, Any] | list[Any]] = [value] if isinstance(value, dict | list) else []
-    depth = 0
-    while level:
-        depth += 1
-        if depth > limit:
-            return True
-        below: list[dict[Any, Any] | list[Any]] = []
-        for item in level:
-            children = item.values() if isinstance(item, dict) else item
-            below.extend(child for child in children if isinstance(child, dict | list))
-        level = below
-    return False
 
 
 def request_problem(error: HTTPException) -> Response:

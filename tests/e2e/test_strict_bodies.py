@@ -103,13 +103,15 @@ def test_an_empty_body_needs_no_json_media_type(client: httpx.Client) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["a\u0000b", "tab\there", "evil\u202etxt.exe", "x\u2066y", "c1\u0085"]
+    "name",
+    ["a\u0000b", "tab\there", "evil\u202etxt.exe", "x\u2066y", "c1\u0085", "a\u2028b", "   "],
 )
 def test_a_shown_name_with_control_or_bidi_override_characters_is_refused(
     client: httpx.Client, name: str
 ) -> None:
-    """A party member's name is shown to every viewer: no control characters, nor the
-    bidirectional controls that would make it display as other text."""
+    """A party member's name is shown to every viewer: no control characters or line
+    separators, nor the bidirectional controls that would make it display as other
+    text, and not blank."""
     party = [{"id": "p1", "name": name}]
     refused = client.post("/v1/sessions", json={"preset": "standard_deck", "party": party})
     assert (refused.status_code, refused.json()["code"]) == (422, "invalid_request"), refused.text

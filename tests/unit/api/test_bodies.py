@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import pytest
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from api.bodies import parse_model
+from api.bodies import MAX_JSON_DEPTH, TOO_DEEP, parse_model
 from api.models import CommitmentRequest, FairRollRequest, RollRequest
 from api.problems import InvalidRequest
 
@@ -44,9 +44,23 @@ def test_a_bad_body_is_an_invalid_request_listing_the_errors(raw: bytes) -> None
 def test_a_deeply_nested_body_is_refused_not_crashed() -> None:
     with pytest.raises(InvalidRequest) as caught:
         parse_model(b"[" * 100_000 + b"]" * 100_000, RollRequest)
-    assert caught.value.errors == [
-        {"loc": ["body"], "msg": "the JSON nests too deeply", "type": "json_invalid"}
-    ]
+    assert caught.value.errors == [{"loc": ["body"], "msg": TOO_DEEP, "type": "json_invalid"}]
+
+
+@pytest.mark.parametrize("depth", [MAX_JSON_DEPTH + 1, 300, 900])
+def test_a_body_nested_past_the_limit_says_so_at_any_depth(depth: int) -> None:
+    """The same answer as a GraphQL body's, not a parser's recursion message."""
+    raw = '{"expression": "1d6", "seed": ' + "[" * depth + "]" * depth + "}"
+    with pytest.raises(InvalidRequest) as caught:
+        parse_model(raw.encode(), RollRequest)
+    assert caught.value.errors == [{"loc": ["body"], "msg": TOO_DEEP, "type": "json_invalid"}]
+
+
+def test_a_body_nested_to_the_limit_is_read() -> None:
+    shallow = "[" * (MAX_JSON_DEPTH - 1) + "]" * (MAX_JSON_DEPTH - 1)
+    with pytest.raises(InvalidRequest) as caught:  # read, then refused for its type
+        parse_model(f'{{"expression": "1d6", "seed": {shallow}}}'.encode(), RollRequest)
+    assert caught.value.errors[0]["type"] != "json_invalid", caught.value.errors
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])

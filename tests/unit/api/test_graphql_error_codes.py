@@ -11,9 +11,10 @@ import pytest
 import strawberry
 from graphql import GraphQLError
 
+from api.bodies import MAX_JSON_DEPTH
 from api.graphql.errors import ErrorCodes, MaskInternalErrors
 from api.graphql.schema import DaedalusGraphQL, DaedalusSchema, build_schema, schema
-from api.graphql.transport import MAX_JSON_DEPTH, RefusedJson, decode_json
+from api.graphql.transport import RefusedJson, decode_json
 from infra.settings import Settings
 from services.dice import DiceError
 

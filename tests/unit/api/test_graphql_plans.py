@@ -406,7 +406,7 @@ def test_a_plans_variables_cannot_nest_as_deep_as_graphql_cores_bound() -> None:
     # decode_json bounds far under that check's depth (schema list types add a few).
     from graphql.language.parser import MAX_NESTING_DEPTH
 
-    from api.graphql.transport import MAX_JSON_DEPTH
+    from api.bodies import MAX_JSON_DEPTH
 
     assert MAX_JSON_DEPTH + 32 < MAX_NESTING_DEPTH
 
