@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import math
 from collections.abc import Callable
 from concurrent.futures import Executor
 from functools import partial
@@ -52,17 +53,21 @@ def _bound(row: UseCase) -> asyncio.Semaphore | None:
 
 async def spend_tokens(conn: HTTPConnection, price: int, what: str) -> None:
     """Spend `price` less the token the request took at the door from the caller's
-    bucket, before any work; RateLimited when the bucket cannot pay it now."""
+    bucket, before any work; RateLimited when the bucket cannot pay it now. A price over
+    the burst is charged as the whole burst (the door's token and the rest of a full
+    bucket): more would never be paid."""
     buckets: TokenBuckets | None = getattr(conn.app.state, "rate_buckets", None)
     if price <= 1 or buckets is None:
         return
     identity = client_of(conn).identity
-    decision = await buckets.take(identity, redis_url_of(conn.scope), cost=price - 1)
+    rest = min(price, buckets.burst) - 1
+    if rest < 1:
+        return
+    decision = await buckets.take(identity, redis_url_of(conn.scope), cost=rest)
     if decision is not None and not decision.allowed:
-        raise RateLimited(
-            f"{what} costs {price} tokens: retry in {decision.retry_after} s",
-            retry_after=decision.retry_after,
-        )
+        # The retry pays the door again: one token more than this refusal waited for.
+        retry = decision.retry_after + math.ceil(buckets.interval_us / 1_000_000)
+        raise RateLimited(f"{what} costs {price} tokens: retry in {retry} s", retry_after=retry)
 
 
 async def in_thread(conn: HTTPConnection, fn: Callable[..., T], *args: Any) -> T:

@@ -118,3 +118,26 @@ def test_a_page_of_events_is_priced_by_its_limit(tmp_path_factory: pytest.TempPa
     assert codes[:3] == [200, 200, 200], [p.text for p in pages]
     assert (codes[3], pages[3].json()["code"]) == (429, "rate_limited")
     assert small.status_code == 200, small.text
+
+
+def test_a_price_over_the_burst_is_paid_by_a_full_bucket(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Charged as the whole burst (docs/OPERATIONS.md): the door takes one token, the
+    price the rest of a full bucket. It asked for the burst on top of the door's token,
+    which no bucket ever holds, so it was refused on every retry."""
+    env = {"DAEDALUS_RATE_LIMIT_RPS": "1", "DAEDALUS_RATE_LIMIT_BURST": "3"}
+    with serve(tmp_path_factory.mktemp("pricing-burst"), env) as (base, _log):
+        time.sleep(4)  # a full bucket, whatever the start-up's probes took
+        body = {"expression": "100d20"}  # priced at 5 tokens: over the burst of 3
+        paid = httpx.post(f"{base}/v1/dice/probability", json=body)
+        assert paid.status_code == 200, paid.text
+        again = httpx.post(f"{base}/v1/dice/probability", json=body)
+        assert (again.status_code, again.json()["code"]) == (429, "rate_limited")
+        # A client that waits as told is served (the door's Retry-After knows only its
+        # own token, so it may be told to wait once more): within a few tries, not never.
+        answers = [again]
+        while answers[-1].status_code == 429 and len(answers) < 5:
+            time.sleep(int(answers[-1].headers["retry-after"]))
+            answers.append(httpx.post(f"{base}/v1/dice/probability", json=body))
+        assert answers[-1].status_code == 200, [a.text for a in answers]
