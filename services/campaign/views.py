@@ -114,7 +114,9 @@ def view_event(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
     renamed = _SHOWN_AS.get(type(event), {})
     data = {renamed.get(k, k): v for k, v in data.items()}
     out: dict[str, Any] = {"type": ev.EVENTS.name_of(event), **data}
-    if viewer.role == "gm":
+    if viewer.role == "gm":  # everything, each roll's dice as every other viewer gets them
+        if isinstance(event, ev.DiceRolled):
+            _add_dice(out, event)
         return out
     for key in _SECRET_EVENT_FIELDS.get(type(event), ()):
         del out[key]
@@ -127,9 +129,7 @@ def view_event(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
                 # Someone rolled, and that is all (the history stays contiguous).
                 return {"type": out["type"], "by": event.by, "visibility": event.visibility,
                         "hidden": True}  # fmt: skip
-            dice = recorded_dice(event.expression, event.faces, event.total)
-            if dice is not None:
-                out["dice"] = dice  # each die as /v1/dice/roll shows it, for a VTT
+            _add_dice(out, event)
         case ev.CampaignCreated():
             out["rules"] = _table_rules(out["rules"])
             out["supplies_level"] = supplies_level(event.supplies, event.rules.supplies_max)
@@ -139,6 +139,13 @@ def view_event(event: ev.Event, viewer: Viewer) -> dict[str, Any] | None:
             out.update(_levels(event.supplies_before, event.supplies_after, event.supplies_max))
             _hide_avoidance_dcs(out)
     return out
+
+
+def _add_dice(out: dict[str, Any], event: ev.DiceRolled) -> None:
+    """Each die of the roll as /v1/dice/roll shows it, for a VTT's 3D dice."""
+    dice = recorded_dice(event.expression, event.faces, event.total)
+    if dice is not None:
+        out["dice"] = dice
 
 
 def _hide_avoidance_dcs(out: dict[str, Any]) -> None:

@@ -91,6 +91,9 @@ def test_a_campaign_keeps_a_roll_log_too(client: httpx.Client) -> None:
     assert seen["r2"]["total"] == seen["gm"]["total"] == rolled["total"]
     dice = rolled["dice"]  # each die, exploding included, as /v1/dice/roll shows it
     assert [d["face"] for d in dice] == rolled["faces"] and seen["r2"]["dice"] == dice
+    assert seen["gm"]["dice"] == dice  # the GM sees everything a player is shown
+    gm_roll = campaign.ok("POST", "/rolls", campaign.gm, json={"expression": "2d6"})
+    assert len(gm_roll["events"][0]["dice"]) == 2, gm_roll  # and in their own answers
     assert all(d["sides"] == 12 for d in dice) and ("exploded" in dice[0]["flags"]) == (
         len(dice) > 1
     )
