@@ -138,7 +138,11 @@ class Combat(Frozen):
 class LabyrinthAndParty(Frozen):
     """A labyrinth (preset or definition, optional DC override), a party, a policy, combat."""
 
-    preset: str | None = Field(default=None, max_length=64)
+    preset: str | None = Field(
+        default=None,
+        max_length=64,
+        description="A preset's name; with neither it nor `definition`, enchanted_forest_v2.",
+    )
     definition: Annotated[MazeDefinition | None, FREE_FORM] = Field(
         default=None, description="A labyrinth definition (a content pack)."
     )
@@ -238,7 +242,9 @@ class Simulation(Result):
     total_games_done: int
     error: str | None
     statistics: SimulationStatistics | None
-    chart: SimulationChart
+    chart: SimulationChart | None = Field(
+        default=None, description="The chart's sweep; null for a simulation started without one."
+    )
 
 
 class TuningDeck(Result):
@@ -435,9 +441,11 @@ def _view(jobs: Jobs, tenant: str, job: str) -> Simulation:
         total_games_done=done,
         error=info["error"],
         statistics=None if result is None else SimulationStatistics.of(result["summary"]),
-        chart=SimulationChart(
+        chart=None
+        if not sweep
+        else SimulationChart(
             dcs=[dc for dc, _, _ in sweep],
-            ready=bool(sweep) and all(c["status"] == "succeeded" for c in children),
+            ready=all(c["status"] == "succeeded" for c in children),
             url=f"/v1/simulations/{job}/chart.svg",
         ),
     )

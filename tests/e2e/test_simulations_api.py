@@ -161,6 +161,7 @@ def test_the_same_seed_gives_the_same_statistics(service: Service) -> None:
         no_chart = http.get(f"/v1/simulations/{first}/chart.svg")
     assert a["statistics"] == b["statistics"] and a["status"] == "succeeded"
     assert (no_chart.status_code, no_chart.json()["code"]) == (404, "chart_not_requested")
+    assert a["chart"] is None  # nothing to wait for: no chart is coming
 
 
 def test_a_job_can_be_cancelled(service: Service) -> None:
