@@ -44,7 +44,11 @@ def _treatment(state: CampaignState, runner: Runner, command: cmd.ChooseActivity
     if target is None or not target.in_clearing:
         raise _refuse(err.INVALID_TARGET, f"{target_id!r} is not in the clearing to be treated")
     if command.cure_poison:
-        if command.target_injury is not None or Effect.POISON not in target.effects:
+        if command.target_injury is not None:
+            raise _refuse(
+                err.INVALID_TARGET, "a treatment cures the poison or treats one injury, not both"
+            )
+        if Effect.POISON not in target.effects:
             raise _refuse(err.INVALID_TARGET, f"{target_id!r} has no poison to cure")
     else:
         if command.target_injury is None:

@@ -170,6 +170,17 @@ def test_treatment_targets_are_checked() -> None:
     assert treat(target_runner="nobody", target_injury="i0-1") == "invalid_target"
     assert treat(target_runner="b") == "invalid_target"
     assert treat(target_runner="b", cure_poison=True) == "invalid_target"
+    # Poisoned and injured: one or the other, and the refusal says so (not "no poison").
+    table.do(cmd.SetEffect(runner="b", effect=Effect.POISON, present=True))
+    both = cmd.ChooseActivity(
+        runner="a",
+        downtime=0,
+        activity="treat",  # type: ignore[arg-type]
+        target_runner="b",
+        target_injury="i0-1",
+        cure_poison=True,
+    )
+    assert "not both" in refused(table, both).message
     gather = cmd.ChooseActivity(runner="a", downtime=0, activity="gather", target_runner="b")  # type: ignore[arg-type]
     assert refused(table, gather).code == "invalid_target"
 
