@@ -25,7 +25,11 @@ Expression = Annotated[str, Field(min_length=1, max_length=MAX_EXPRESSION_CHARS)
 # is; and not blank. (No lookahead: the pattern is read by pydantic's Rust regex and, in
 # the contract, by ECMA-262's.)
 _NOT_SHOWN = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-SHOWN_NAME_PATTERN = rf"^[^{_NOT_SHOWN}]*[^{_NOT_SHOWN}\s][^{_NOT_SHOWN}]*$"
+# What leaves a name blank: white space, and the zero-width and invisible characters
+# (ZWSP to RLM, word joiner and invisible operators, the BOM, which Rust's `\s` leaves
+# out and ECMA's takes in).
+_BLANK = r"\s\u200b-\u200f\u2060-\u2064\ufeff"
+SHOWN_NAME_PATTERN = rf"^[^{_NOT_SHOWN}]*[^{_NOT_SHOWN}{_BLANK}][^{_NOT_SHOWN}]*$"
 ShownName = Annotated[str, Field(min_length=1, max_length=100, pattern=SHOWN_NAME_PATTERN)]
 Seed = Annotated[str, Field(min_length=1, max_length=MAX_SEED_CHARS)]
 Nonce = Annotated[int, LONG, Field(ge=0, le=MAX_NONCE)]

@@ -97,8 +97,16 @@ class ApiKeys:
         one with no Content-Type to any origin without a CORS preflight, and the answer
         it may not read comes after the write is done: without this, any web page could
         write through a service that needs no key (or a key a browser sends by itself).
-        Clients that are not browsers send no `Origin`."""
-        return same_origin(scope) or origin_allowed(origin, self.origins)
+        Clients that are not browsers send no `Origin`. The service's own pages are known
+        by their `Origin` naming the host the request was sent to (a proxy must pass the
+        `Host` it was asked for), or by `Sec-Fetch-Site: same-origin`, which a browser
+        sets and a page cannot (a page under `Referrer-Policy: no-referrer` sends
+        `Origin: null`)."""
+        return (
+            same_origin(scope)
+            or header(scope, b"sec-fetch-site") == "same-origin"
+            or origin_allowed(origin, self.origins)
+        )
 
     async def _refuse_page(self, scope: Scope, receive: Receive, send: Send, origin: str) -> None:
         response = problems.problem(

@@ -243,7 +243,7 @@ class Simulation(Result):
     error: str | None
     statistics: SimulationStatistics | None
     chart: SimulationChart | None = Field(
-        default=None, description="The chart's sweep; null for a simulation started without one."
+        description="The chart's sweep; null for a simulation started without one."
     )
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Literal
 
 from services.dice import DEFAULT_LIMITS, DiceError, parse
 from services.dice.ast import Check
 from services.dice.bounds import value_bounds
-from services.dice.distribution import probability
+from services.dice.distribution import probability, quote
 from services.labyrinth.definition import DEFAULT_POOL, DeckCounts, MazeDefinition
 from services.labyrinth.vocab import CardKind
 
@@ -95,21 +95,29 @@ def missed_rows(definition: MazeDefinition) -> list[tuple[tuple[str, str], str]]
     the die can roll that fall in no row (they take the nearest row, docs/RULES.md), rows
     it can never roll. (The table's `die` at fault, a message) each; empty when they
     agree. The die's totals are its exact distribution's (`2d20kh1` rolls 1-20, `1d6*2`
-    only even totals); past what that enumerates (an explosion's tail), only rows beyond
-    every total it can reach are reported."""
+    only even totals), for a die whose quote is at most MAX_TOTALS values, each placed by
+    a binary search over the rows. Past what that enumerates (an explosion's tail, up to
+    the roller's cap), or for a dearer die or one with no exact distribution, only rows
+    beyond every total it can reach are reported."""
     out: list[tuple[tuple[str, str], str]] = []
     tables = (("trap_table", definition.trap_table), ("monster_table", definition.monster_table))
     for field, table in tables:
+        found = _totals(table.die)
+        if found is None:  # not a total: the definition refuses it already
+            continue
+        totals, low, high, exact = found
         rows = sorted((entry.low, entry.high, entry.name) for entry in table.entries)
-        totals, low, high, exact = _totals(table.die)
         said = f"the die {table.die} rolls {_span(low, high)}"
         runs = _missed_runs(totals, rows)
         if exact and totals and runs == [(totals[0], totals[-1])]:
             out.append(((field, "die"), f"{said}, outside every row: each roll takes the nearest"))
             continue
+        if runs and not exact:  # the tails past the first and last rows miss too
+            if runs[0][0] == totals[0] and totals[0] < rows[0][0]:
+                runs[0] = (low, runs[0][1])
+            if runs[-1][1] == totals[-1] and totals[-1] > rows[-1][1]:
+                runs[-1] = (runs[-1][0], high)
         if runs:
-            if not exact and runs[-1][1] == totals[-1] and totals[-1] > rows[-1][1]:
-                runs[-1] = (runs[-1][0], high)  # the tail past the last row misses too
             spans = _listed([_span(a, b) for a, b in runs])
             one = runs == [(runs[0][0], runs[0][0])]
             verbs = "falls in no row and takes" if one else "fall in no row and take"
@@ -124,20 +132,34 @@ def missed_rows(definition: MazeDefinition) -> list[tuple[tuple[str, str], str]]
     return out
 
 
-def _totals(die: str) -> tuple[list[int], float, float, bool]:
-    """(every total the die's exact distribution enumerates, sorted; its lowest and highest
-    possible totals, a tail included; whether those are all its totals): no totals when
-    it has no exact distribution (then its bounds, which may be wider than it rolls)."""
+# Priced before any work, from the die's quote: a distribution of at most MAX_TOTALS values
+# and QUOTE_STEPS steps takes a few milliseconds (`100d20`, 1,901 values: 4 ms); a dearer
+# die is checked by its bounds alone. Table dice are a few dozen values.
+MAX_TOTALS = 2_000
+QUOTE_STEPS = 80_000  # one token's work at the exact-odds endpoint (api/usecases/dice.py)
+
+
+def _totals(die: str) -> tuple[list[int], int, int, bool] | None:
+    """(the totals the die's exact distribution enumerates, sorted; its lowest and highest
+    possible totals, explosions at the roller's cap; whether those are all its totals),
+    no totals when it has too many or no exact distribution; None for a check."""
+    root = parse(die).root
+    if isinstance(root, Check):
+        return None
+    low, high = value_bounds(root, DEFAULT_LIMITS)
     try:
+        priced = quote(die)
+        if priced.points > MAX_TOTALS or priced.cost > QUOTE_STEPS:
+            return [], low, high, False
         dist = probability(die).dist
     except DiceError:
-        root = parse(die).root
-        if isinstance(root, Check):  # not a total: the definition refuses it already
-            return [], 0, -1, False
-        low, high = value_bounds(root, DEFAULT_LIMITS)
         return [], low, high, False
     totals = sorted(t for t, weight in dist.pmf.items() if weight)
-    return totals, dist.lo, dist.hi, dist.tail == 0
+    exact = dist.tail == 0
+    if exact and totals:
+        return totals, totals[0], totals[-1], True
+    # The distribution's ends, within the roller's caps (a tail's end is unbounded).
+    return totals, int(max(low, dist.lo)), int(min(high, dist.hi)), exact
 
 
 def _holds(totals: list[int], low: int, high: int) -> bool:
@@ -146,13 +168,16 @@ def _holds(totals: list[int], low: int, high: int) -> bool:
     return at < len(totals) and totals[at] <= high
 
 
-def _missed_runs(totals: list[int], rows: list[tuple[int, int, str]]) -> list[tuple[float, float]]:
-    """The sorted `totals` in no row, as runs (first, last) of totals that follow one
-    another among `totals` (`1d6*2`'s 8, 10 and 12 are one run)."""
-    runs: list[tuple[float, float]] = []
+def _missed_runs(totals: list[int], rows: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
+    """The sorted `totals` in no row (the rows sorted, none overlapping), as runs (first,
+    last) of totals that follow one another among `totals` (`1d6*2`'s 8, 10 and 12 are
+    one run)."""
+    lows = [row[0] for row in rows]
+    runs: list[tuple[int, int]] = []
     extending = False
     for total in totals:
-        if any(low <= total <= high for low, high, _ in rows):
+        at = bisect_right(lows, total) - 1
+        if at >= 0 and total <= rows[at][1]:
             extending = False
         elif extending:
             runs[-1] = (runs[-1][0], total)
@@ -162,13 +187,9 @@ def _missed_runs(totals: list[int], rows: list[tuple[int, int, str]]) -> list[tu
     return runs
 
 
-def _span(low: float, high: float) -> str:
-    """`low to high`, or the one value; an unbounded end (an explosion's) is "no limit"."""
-
-    def shown(value: float) -> str:
-        return "no limit" if abs(value) == float("inf") else str(int(value))
-
-    return shown(low) if low == high else f"{shown(low)} to {shown(high)}"
+def _span(low: int, high: int) -> str:
+    """`low to high`, or the one value."""
+    return str(low) if low == high else f"{low} to {high}"
 
 
 LISTED = 8  # items a warning names before "and N more"

@@ -74,7 +74,7 @@ def test_a_custom_definition_is_checked_with_its_problems_and_warnings(
         # What the die can roll is its exact distribution's, not its bounds':
         ("1d6*2", [(2, 6, "Pit")], "rolls 2 to 12; 8 to 12 fall in no row"),
         ("1d6*2", [(1, 1, "Net"), (2, 12, "Pit")], "; never rolled: Net"),
-        ("1d6!", [(1, 6, "Pit")], "rolls 1 to no limit; 7 to no limit fall in no row"),
+        ("1d6!", [(1, 6, "Pit")], "rolls 1 to 606; 7 to 606 fall in no row"),  # explosions capped
     ],
 )
 def test_a_table_whose_die_misses_its_rows_is_warned_of(
@@ -104,6 +104,20 @@ def test_a_table_whose_rows_hold_every_total_its_die_rolls_is_not_warned_of(
     definition = {**CUSTOM, "trap_table": {"die": die, "entries": entries}}
     checked = client.post("/v1/labyrinths/validate", json={"definition": definition}).json()
     assert checked["valid"] and checked["warnings"] == [], checked
+
+
+def test_a_die_of_too_many_totals_is_checked_by_its_bounds(client: httpx.Client) -> None:
+    """190,000 distinct totals, a thousand rows: only what lies past its bounds is said
+    (each total is not placed), so the check stays a matter of milliseconds."""
+    rows = [{"low": k * 10 - 9990, "high": k * 10 - 9990, "name": f"r{k}"} for k in range(999)]
+    rows.append({"low": 9999, "high": 9999, "name": "Beyond"})
+    definition = {**CUSTOM, "trap_table": {"die": "1d10000*20+1d19", "entries": rows}}
+    checked = client.post("/v1/labyrinths/validate", json={"definition": definition}).json()
+    assert checked["valid"], checked
+    assert [w["message"] for w in checked["warnings"]] == [
+        "the die 1d10000*20+1d19 rolls 21 to 200019; never rolled: r0, r1, r2, r3, r4, r5, "
+        "r6, r7 and 991 more"  # `Beyond` (9999) lies within its bounds: not said
+    ], checked["warnings"]
 
 
 def test_labyrinth_definitions_over_graphql(client: httpx.Client) -> None:

@@ -104,7 +104,16 @@ def test_an_empty_body_needs_no_json_media_type(client: httpx.Client) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["a\u0000b", "tab\there", "evil\u202etxt.exe", "x\u2066y", "c1\u0085", "a\u2028b", "   "],
+    [
+        "a\u0000b",
+        "tab\there",
+        "evil\u202etxt.exe",
+        "x\u2066y",
+        "c1\u0085",
+        "a\u2028b",
+        "   ",
+        "\u200b",
+    ],
 )
 def test_a_shown_name_with_control_or_bidi_override_characters_is_refused(
     client: httpx.Client, name: str
@@ -166,6 +175,18 @@ def test_the_services_own_pages_and_clients_without_an_origin_still_write(
     own = str(client.base_url).rstrip("/")
     assert client.post("/v1/sessions", json=made, headers={"origin": own}).status_code == 201
     assert client.post("/v1/sessions", json=made).status_code == 201
+    # Behind a proxy that ends TLS: the page is https, the request reaches us over http.
+    tls = own.replace("http://", "https://")
+    assert client.post("/v1/sessions", json=made, headers={"origin": tls}).status_code == 201
+    # A page under `Referrer-Policy: no-referrer` sends `Origin: null`; the browser's
+    # `Sec-Fetch-Site` still says where it comes from (a page cannot set it).
+    null = {"origin": "null", "sec-fetch-site": "same-origin"}
+    assert client.post("/v1/sessions", json=made, headers=null).status_code == 201
+    refused = client.post("/v1/sessions", json=made, headers={"origin": "null"})
+    assert (refused.status_code, refused.json()["code"]) == (403, "origin_not_allowed")
+    graphql = {"query": "mutation { createCommitment { __typename } }"}
+    posted = client.post("/graphql", json=graphql, headers={"origin": STRANGER})
+    assert (posted.status_code, posted.json()["code"]) == (403, "origin_not_allowed")
     # A read from anywhere is a read: CORS decides whether the page may see it.
     looked = client.get("/v1/labyrinths/presets", headers={"origin": STRANGER})
     assert looked.status_code == 200
