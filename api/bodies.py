@@ -66,9 +66,9 @@ def _deeper_than(value: object, limit: int) -> bool:
 
 def ensure_json(request: Request, raw: bytes) -> None:
     """Refuse a body sent as another media type than JSON (415 `unsupported_media_type`):
-    `application/json` or a `+json` type, or no Content-Type at all. A browser posts
-    `text/plain` and form bodies to any origin without asking first (no CORS preflight),
-    so taking them would let any web page write to a service that needs no API key."""
+    `application/json` or an `application/...+json` type, or no Content-Type at all; an
+    empty body needs none. (A page on another site posting a form or `text/plain` is
+    refused before this, by its `Origin`: api/middleware/api_keys.py.)"""
     declared = request.headers.get("content-type")
     if declared is None or not raw.strip():
         return

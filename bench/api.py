@@ -93,9 +93,8 @@ The server is started here in a subprocess on a free loopback port: ``python -m 
 log at level info, the embedded Redis, a temporary data folder). Load comes from one
 keep-alive connection per session in this process, on uvloop (``Conn``: a minimal
 HTTP/1.1 client; httpx used more CPU per request than the server and so was what
-saturated), and each
-line reports the generator's own CPU per flip (``client_cpu_ms_per_flip``) next to the
-server's. After a warm-up, the closed loops
+saturated), and each line reports the generator's own CPU per flip
+(``client_cpu_ms_per_flip``) next to the server's. After a warm-up, the closed loops
 run first (``CLOSED_FLIPS`` flips each, ``ROUNDS`` times), then the paced runs, so
 that these find the session cache as full as a long-running server's. The whole
 benchmark takes about two and a half minutes on a 2-core machine.

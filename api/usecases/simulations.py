@@ -27,7 +27,7 @@ from api.usecases.table import Call, Result, UseCase, no_store
 from services.dice import new_seed
 from services.errors import DomainError
 from services.labyrinth import DeckCounts, MazeDefinition, PartyMember
-from services.sim.runner import SimulationSpec
+from services.sim.runner import DEFAULT_PRESET, SimulationSpec
 from services.sim.stats import SimulationStatistics
 from services.sim.tuner import TuningPlan, configurations, deck_variants
 from workers.client import Jobs, key, send_jobs_to, submit, submit_tuning
@@ -141,7 +141,7 @@ class LabyrinthAndParty(Frozen):
     preset: str | None = Field(
         default=None,
         max_length=64,
-        description="A preset's name; with neither it nor `definition`, enchanted_forest_v2.",
+        description=f"A preset's name; with neither it nor `definition`, {DEFAULT_PRESET}.",
     )
     definition: Annotated[MazeDefinition | None, FREE_FORM] = Field(
         default=None, description="A labyrinth definition (a content pack)."

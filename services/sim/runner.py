@@ -22,6 +22,9 @@ MAX_GAMES = 10_000_000
 CHECKPOINT = 2_000  # games between progress reports and cancellation checks
 
 
+DEFAULT_PRESET = "enchanted_forest_v2"  # the maze played when none is given
+
+
 class SimulationSpec(BaseModel):
     """What to simulate: a maze (definition or preset), a party, a policy, a combat model."""
 
@@ -50,7 +53,7 @@ class SimulationSpec(BaseModel):
         if self.definition is not None:
             base = self.definition
         else:
-            name = self.preset or "enchanted_forest_v2"
+            name = self.preset or DEFAULT_PRESET
             if name not in PRESETS:
                 raise ValueError(f"unknown preset {name!r}")
             base = PRESETS[name]

@@ -479,8 +479,8 @@ def _event_ids(command_id: str | None, count: int) -> list[str]:
 def _event_id(command_id: str, index: int) -> str:
     """The id of a command's event `index`: the version 5 UUID of
     `daedalus-command:<command id>:<index>`. The strings `uuid.uuid4()` and `uuid.uuid5()`
-    give, formatted from the bytes directly: a command writes a few events, and the UUID
-    objects cost half again."""
+    give, formatted from the digest's hex digits (`_uuid_text`): a command writes a few
+    events, and the UUID objects cost half again."""
     name = f"daedalus-command:{command_id}:{index}".encode()
     return _uuid_text(hashlib.sha1(_NAMESPACE + name).hexdigest(), "5")
 

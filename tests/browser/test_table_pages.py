@@ -490,7 +490,9 @@ def test_a_campaign_code_opens_the_campaign_page_as_its_player(browser: Browser,
         page = context.new_page()
         page.goto(f"/table/#/join/{coded.json()['code']}")
         page.wait_for_url(re.compile(rf"#/campaign/{campaign}$"))
-        assert page.get_by_role("heading", name="The Ashen Way").is_visible()
+        heading = page.get_by_role("heading", name="The Ashen Way")
+        heading.wait_for(timeout=LATE_SECONDS * 1000)  # rendered once the campaign is read
+        assert heading.is_visible()
         kept = page.evaluate(f"JSON.parse(localStorage['daedalus.table.{campaign}'])")
         assert kept["member"] == "ash" and "gm" not in kept, kept
         assert page.get_by_role("button", name="Pass a downtime").count() == 0

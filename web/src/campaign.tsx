@@ -83,9 +83,8 @@ export function Campaign({ id }: { id: string }) {
         >
           Pass a downtime
         </button>
-        <Problem error={error} />
       </Section>)}
-      {!gm && <Problem error={error} />}
+      <Problem error={error} />
     </div>
   );
 }
