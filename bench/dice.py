@@ -8,7 +8,11 @@ What it measures, each line against a baseline timed in the same run:
   path of a seeded roll), and with the per-die result tree materialised;
 * parsing (and for Daedalus compiling) a text never seen before;
 * a vectorised batch of 10^6 exploding d10 against a numpy-vectorised re-roll loop
-  (``bench/baselines/dice_numpy.py``, issue 18) and a plain Python ``random`` loop;
+  (``bench/baselines/dice_numpy.py``, issue 18) and a plain Python ``random`` loop. The
+  numpy loop's time depends on its seed: numpy finds the 10s of a bool array at most 10%
+  true with a memchr scan, some 2.5 times slower here than the branchless scan it uses
+  above 10%, and the share of 10s falls on either side. The loop is timed with the first
+  seed from ``SEED`` up that puts it on the fast scan, at its best;
 * the exact P(1d10! + 2 >= 13) against ``dyce`` at explosion depth 5 (and it checks
   that Daedalus gives exactly 1/10, exiting non-zero if not);
 * the exact distribution of ``50d6kh3`` (and, for the trend, ``500d6kh3``) against
@@ -121,6 +125,10 @@ def _emit(
 
 def _us(seconds: float) -> float:
     return seconds * 1e6
+
+
+def _ns(seconds: float) -> float:
+    return seconds * 1e9
 
 
 def bench_rolls() -> None:
@@ -247,14 +255,26 @@ def _check_mean(what: str, totals: list[int] | np.ndarray[tuple[int], np.dtype[n
         sys.exit(f"bench/dice.py: {what} averages {mean:.4f} over {len(totals)} rolls, not 6.111")
 
 
+def _fast_numpy_seed() -> int:
+    """The first seed from SEED up whose first throws in the numpy loop are over 10% tens,
+    so that its `flatnonzero` takes numpy's branchless scan (see the module docstring)."""
+    seed = SEED
+    while (
+        np.count_nonzero(np.random.default_rng(seed).integers(1, 11, BATCH_N) == 10) * 10 <= BATCH_N
+    ):
+        seed += 1
+    return seed
+
+
 def bench_batch() -> None:
     """10^6 exploding d10 at once, against numpy's re-roll loop and a plain Python loop."""
+    numpy_seed = _fast_numpy_seed()
     _check_mean("roll_batch('1d10!')", roll_batch("1d10!", BATCH_N, SimRng(SEED)).totals)
-    _check_mean("the numpy loop", exploding_d10(BATCH_N, SEED))
+    _check_mean("the numpy loop", exploding_d10(BATCH_N, numpy_seed))
     _check_mean("the Python loop", _python_exploding_d10(BATCH_N))
 
     def numpy_loop(n: int) -> None:
-        exploding_d10(n, SEED)
+        exploding_d10(n, numpy_seed)
 
     def ours_sim(n: int) -> None:
         roll_batch("1d10!", n, SimRng(SEED))
@@ -273,27 +293,28 @@ def bench_batch() -> None:
     )
     _emit(
         "batch_1e6_exploding_d10_vs_numpy",
-        "us/roll",
-        _us(r["sim"]),
-        "numpy PCG64 integers(1, 11), re-rolling the 10s (bench/baselines/dice_numpy.py)",
-        _us(r["numpy"]),
+        "ns/roll",
+        _ns(r["sim"]),
+        f"numpy PCG64 integers(1, 11), re-rolling the 10s (bench/baselines/dice_numpy.py,"
+        f" seed {numpy_seed}: on numpy's fast scan)",
+        _ns(r["numpy"]),
         1.0,
     )
     baseline = "Python loop random.Random(seed).randint(1, 10), re-rolled on 10"
     _emit(
         "batch_1e6_exploding_d10",
-        "us/roll",
-        _us(r["sim"]),
+        "ns/roll",
+        _ns(r["sim"]),
         baseline,
-        _us(r["python"]),
+        _ns(r["python"]),
         20,
     )
     _emit(
         "batch_1e6_exploding_d10_systemrng",
-        "us/roll",
-        _us(r["system"]),
+        "ns/roll",
+        _ns(r["system"]),
         baseline,
-        _us(r["python"]),
+        _ns(r["python"]),
         None,
     )
 

@@ -27,9 +27,13 @@ from services.dice.ast import (
 )
 from services.dice.errors import DiceEvaluationError, DiceLimitError
 from services.dice.limits import DEFAULT_LIMITS, Limits
-from services.dice.parser import parse
 from services.dice.rng import VectorRng
-from services.dice.roller import compile_expression, roll_compiled
+from services.dice.roller import (
+    CompiledExpression,
+    compile_expression,
+    compile_text,
+    roll_compiled,
+)
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -52,11 +56,14 @@ def roll_batch(
         raise DiceLimitError(
             f"a batch holds 0..{limits.max_batch} rolls, not {n}", code="batch_too_large"
         )
-    expr = parse(expression, limits) if isinstance(expression, str) else expression
-    compile_expression(expr, limits)  # the same budget checks as a single roll
-    root = expr.root
+    # Compiled for the same budget checks as a single roll (and for rolls that loop).
+    if isinstance(expression, str):
+        compiled = compile_text(expression, limits)
+    else:
+        compiled = compile_expression(expression, limits)
+    root = compiled.expr.root
     if not _vectorisable(root):
-        return _loop(expr, n, rng, limits)
+        return _loop(compiled, n, rng)
     if isinstance(root, Check):
         left = _vec(root.left, n, rng, limits)
         right = _vec(root.right, n, rng, limits)
@@ -84,11 +91,10 @@ def _vectorisable(node: Node | Check) -> bool:
     return all(_vectorisable(c) for c in children(node))
 
 
-def _loop(expr: Expression, n: int, rng: VectorRng, limits: Limits) -> Batch:
-    compiled = compile_expression(expr, limits)
+def _loop(compiled: CompiledExpression, n: int, rng: VectorRng) -> Batch:
     results = [roll_compiled(compiled, rng) for _ in range(n)]
     totals = np.array([r.total for r in results], dtype=np.int64)
-    if isinstance(expr.root, Check):
+    if isinstance(compiled.expr.root, Check):
         success = np.array([r.check.success for r in results if r.check], dtype=np.bool_)
         margins = np.array([r.check.margin for r in results if r.check], dtype=np.int64)
         return Batch(totals, success, margins)
@@ -152,8 +158,7 @@ def _vec(node: Node, n: int, rng: VectorRng, limits: Limits) -> Ints:
 
 def _throw(d: Dice, size: int, rng: VectorRng, limits: Limits) -> Ints:
     """`size` throws of one die with the reroll rule applied."""
-    faces = rng.integers(d.sides, size)
-    faces += 1
+    faces = rng.integers(d.sides, size, 1)
     if d.reroll is None:
         return faces
     hit = np.fromiter(d.reroll.when.faces(d.sides), dtype=np.int64)
@@ -167,7 +172,7 @@ def _throw(d: Dice, size: int, rng: VectorRng, limits: Limits) -> Ints:
                 code="reroll_limit",
                 position=d.pos,
             )
-        faces[mask] = rng.integers(d.sides, int(mask.sum())) + 1
+        faces[mask] = rng.integers(d.sides, int(mask.sum()), 1)
         if d.reroll.once:
             break
         mask = np.isin(faces, hit)
@@ -183,28 +188,7 @@ def _dice(d: Dice, n: int, rng: VectorRng, limits: Limits) -> Ints:
     value = first
     score = _score(d, first) if pool and d.counting else None
     if d.explode is not None:
-        faces = sorted(d.explode_faces())
-        boom = np.array(faces, dtype=np.int64)
-
-        def explodes(x: Ints) -> Bools:
-            hit: Bools = x == faces[0] if len(faces) == 1 else np.isin(x, boom)
-            return hit
-
-        live = np.flatnonzero(explodes(first))
-        rounds = 0
-        while live.size:
-            rounds += 1
-            if rounds > limits.max_explosions:
-                raise DiceLimitError(
-                    f"a die of {d.notation()} exploded more than {limits.max_explosions} times",
-                    code="explosion_limit",
-                    position=d.pos,
-                )
-            again = _throw(d, live.size, rng, limits)
-            value[live] += again - pen
-            if score is not None:
-                score[live] += _score(d, again - pen)
-            live = live[explodes(again)]
+        _explode(d, value, score, rng, limits, pen)
     out: Ints
     if d.count == 1 and d.keep is None:
         out = value if score is None else score
@@ -219,6 +203,71 @@ def _dice(d: Dice, n: int, rng: VectorRng, limits: Limits) -> Ints:
         units = units[:, d.count - k :] if high else units[:, :k]
     out = _score(d, units).sum(axis=1) if d.counting else units.sum(axis=1)
     return out
+
+
+def _explode(
+    d: Dice, value: Ints, score: Ints | None, rng: VectorRng, limits: Limits, pen: int
+) -> None:
+    """Throw again, round by round, every die that showed an exploding face: `value` gets
+    what each chain adds, `score` (pools that count) each throw's score."""
+    faces = sorted(d.explode_faces())
+    boom = np.array(faces, dtype=np.int64)
+    live = _showing(value, faces)  # the dice that explode, in order
+    if not live.size:
+        return
+    # What each live die's chain adds, kept compact (`at`: the chains still going) and
+    # added to `value` once at the end.
+    added = np.empty(0, dtype=np.int64)
+    at = np.arange(live.size)
+    rounds = 0
+    while at.size:
+        rounds += 1
+        if rounds > limits.max_explosions:
+            raise DiceLimitError(
+                f"a die of {d.notation()} exploded more than {limits.max_explosions} times",
+                code="explosion_limit",
+                position=d.pos,
+            )
+        again = _throw(d, at.size, rng, limits)
+        going = again == faces[0] if len(faces) == 1 else np.isin(again, boom)
+        if pen:
+            again -= pen
+        if rounds == 1:  # `at` is every live die
+            added = again
+            if score is not None:
+                score[live] += _score(d, again)
+        else:
+            added[at] += again
+            if score is not None:
+                score[live[at]] += _score(d, again)
+        at = at[going]
+    if len(faces) == 1:  # every live die showed that face: no need to read it back
+        value[live] = added + faces[0]
+    else:
+        value[live] += added
+
+
+def _showing(x: Ints, faces: list[int]) -> npt.NDArray[np.intp]:
+    """The indices of x's throws that show one of `faces`.
+
+    numpy scans a bool array at most 10% true with memchr, 2-3 times slower than its
+    branchless scan from about 3% true up: an exploding d10 shows its face 10% of the
+    time, a d20 5%. The mask is written into a longer buffer whose tail, set true when
+    the mask is in that band, moves it over 10%, onto the branchless scan.
+    """
+    n = x.size
+    buf = np.empty(n + n // 9 + 2, dtype=np.bool_)
+    mask = buf[:n]
+    if len(faces) == 1:
+        np.equal(x, faces[0], out=mask)
+    else:
+        mask[:] = np.isin(x, faces)
+    count = int(np.count_nonzero(mask))
+    if n < 4096 or not n / 32 <= count <= n / 10:
+        return np.flatnonzero(mask)
+    pad = max(0, -(-(n - 10 * count) // 9)) + 1  # (count + pad) / (n + pad) > 1/10
+    buf[n : n + pad] = True
+    return np.flatnonzero(buf[: n + pad])[:count]
 
 
 def _score(d: Dice, values: Ints) -> Ints:

@@ -20,7 +20,6 @@ import hmac
 import os
 import secrets
 import struct
-import sys
 from typing import Protocol
 
 import numpy as np
@@ -28,9 +27,6 @@ import numpy.typing as npt
 
 _TWO64 = 1 << 64
 _TWO32 = 1 << 32
-# On a little-endian machine a 64-bit word's memory holds its low half first, so viewing
-# PCG64's raw output as 32-bit words gives SimRng's stream without a copy.
-_LITTLE_ENDIAN = sys.byteorder == "little"
 _LIMITS: dict[int, int] = {}
 _UNPACK4 = struct.Struct(">4Q").unpack
 
@@ -55,8 +51,8 @@ class Rng(Protocol):
 class VectorRng(Rng, Protocol):
     """What vectorised batches need besides `below`."""
 
-    def integers(self, n: int, size: int) -> npt.NDArray[np.int64]:
-        """`size` uniform integers in [0, n) as an int64 array."""
+    def integers(self, n: int, size: int, low: int = 0) -> npt.NDArray[np.int64]:
+        """`size` uniform integers in [low, low + n) as an int64 array."""
         ...
 
 
@@ -98,8 +94,8 @@ class _WordRng:
             if x < lim:
                 return x % n
 
-    def integers(self, n: int, size: int) -> npt.NDArray[np.int64]:
-        """`size` uniform integers in [0, n), consuming the same word stream as `below`."""
+    def integers(self, n: int, size: int, low: int = 0) -> npt.NDArray[np.int64]:
+        """`size` uniform integers in [low, low + n), the same word stream as `below`."""
         lim = _limit(n)
         nn = np.uint64(n)
         words = self._words(size)
@@ -112,6 +108,8 @@ class _WordRng:
                     kept = np.concatenate([kept, more[more < np.uint64(lim)]])
                 words = kept
         out: npt.NDArray[np.int64] = np.remainder(words, nn).view(np.int64)
+        if low:
+            out += low
         return out
 
 
@@ -184,40 +182,25 @@ class SystemRng(_WordRng):
 class SimRng:
     """numpy PCG64 seeded from SHA-256 of the seed: fast, reproducible, not for secrets.
 
-    Each 64-bit PCG64 output gives two 32-bit words (low half first); a word x maps to
-    [0, n) by Lemire's multiply-shift, m = x·n, result m >> 32, rejecting the
-    (2**32 mod n) low values of m mod 2**32 that would bias it. Ranges up to 2**32.
+    The stream is numpy's 32-bit words of PCG64 (each 64-bit output gives its low half,
+    then its high half); a word x maps to [0, n) by Lemire's multiply-shift, m = x·n,
+    result m >> 32, rejecting the (2**32 mod n) low values of m mod 2**32 that would bias
+    it. Ranges up to 2**32. That is what numpy's own `Generator.integers` does for a range
+    that fits 32 bits, word for word, so a vector draw is one pass in C.
     """
 
-    __slots__ = ("_bitgen", "_buf", "_pos")
+    __slots__ = ("_bitgen", "_buf", "_gen", "_pos")
 
     def __init__(self, seed: str | int) -> None:
         digest = hashlib.sha256(str(seed).encode()).digest()
         self._bitgen = np.random.PCG64(np.random.SeedSequence(int.from_bytes(digest, "big")))
-        self._buf: list[int] = []
+        self._gen = np.random.Generator(self._bitgen)
+        self._buf: list[int] = []  # words `below` drew ahead, next in the stream
         self._pos = 0
 
     def _words32(self, count: int) -> npt.NDArray[np.uint32]:
-        raw = self._bitgen.random_raw(-(-count // 2))
-        if _LITTLE_ENDIAN:
-            halves: npt.NDArray[np.uint32] = raw.view(np.uint32)
-            return halves
-        halves = np.empty(2 * len(raw), dtype=np.uint32)
-        halves[0::2] = raw & np.uint64(0xFFFFFFFF)
-        halves[1::2] = raw >> np.uint64(32)
-        return halves
-
-    def _take(self, count: int) -> npt.NDArray[np.uint32]:
-        left = self._buf[self._pos :]
-        self._buf, self._pos = [], 0
-        if not left:
-            words = self._words32(count)
-            self._buf = words[count:].tolist()
-            return words[:count]
-        fresh = self._words32(max(count - len(left), 0))
-        allw = np.concatenate([np.array(left, dtype=np.uint32), fresh])
-        self._buf = allw[count:].tolist()
-        return allw[:count]
+        words: npt.NDArray[np.uint32] = self._gen.integers(0, _TWO32, count, dtype=np.uint32)
+        return words
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
@@ -232,30 +215,31 @@ class SimRng:
             if m & 0xFFFFFFFF >= reject:
                 return m >> 32
 
-    def integers(self, n: int, size: int) -> npt.NDArray[np.int64]:
-        """`size` uniform integers in [0, n), the same stream as `below`."""
+    def integers(self, n: int, size: int, low: int = 0) -> npt.NDArray[np.int64]:
+        """`size` uniform integers in [low, low + n), the same stream as `below`."""
         if not 1 <= n <= _TWO32:
             raise ValueError(f"SimRng draws ranges up to 2**32, not {n}")
-        reject = (_TWO32 - n) % n
-        m = np.multiply(self._take(size), np.uint64(n), dtype=np.uint64)
-        # m mod 2**32 below `reject` is biased: rare, so look for it with one reduction
-        # (over the low halves in place where the machine allows).
-        if reject and size and _low_halves(m).min() < reject:
-            m = m[_low_halves(m) >= reject]  # compact, then top up in stream order
-            while len(m) < size:
-                more = np.multiply(self._take(size - len(m)), np.uint64(n), dtype=np.uint64)
-                m = np.concatenate([m, more[_low_halves(more) >= reject]])
-        m >>= np.uint64(32)
-        out: npt.NDArray[np.int64] = m.view(np.int64)
-        return out
-
-
-def _low_halves(m: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint32]:
-    """m mod 2**32: a strided view where the machine is little-endian, else a copy."""
-    if _LITTLE_ENDIAN:
-        low: npt.NDArray[np.uint32] = m.view(np.uint32)[0::2]
-        return low
-    return m.astype(np.uint32)
+        ahead = len(self._buf) - self._pos
+        if n == 1:  # numpy draws nothing for one value; the stream spends a word a draw
+            self._pos += min(ahead, size)
+            self._words32(max(size - ahead, 0))
+            return np.full(size, low, dtype=np.int64)
+        if not ahead or not size:
+            out: npt.NDArray[np.int64] = self._gen.integers(low, low + n, size)
+            return out
+        # The words `below` drew ahead come first, mapped here as numpy maps the rest.
+        words = np.array(self._buf[self._pos :], dtype=np.uint32)
+        m = np.multiply(words, np.uint64(n), dtype=np.uint64)
+        kept = np.flatnonzero((m & np.uint64(0xFFFFFFFF)) >= (_TWO32 - n) % n)
+        if len(kept) >= size:
+            self._pos += int(kept[size - 1]) + 1
+            out = (m[kept[:size]] >> np.uint64(32)).astype(np.int64)
+            out += low
+            return out
+        self._buf, self._pos = [], 0
+        head = (m[kept] >> np.uint64(32)).astype(np.int64)
+        head += low
+        return np.concatenate([head, self._gen.integers(low, low + n, size - len(kept))])
 
 
 def seeded_rng(seed: str) -> HmacRng:

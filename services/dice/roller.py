@@ -74,7 +74,7 @@ def replayed(expression: str, faces: list[int], total: int) -> RollResult | None
     full result with its per-die detail; None when the faces do not replay to that total
     (faces of custom or Fate dice are not their draws)."""
     try:
-        compiled = _compile_text(expression, DEFAULT_LIMITS)
+        compiled = compile_text(expression, DEFAULT_LIMITS)
         result = RollResult(compiled, total, None, list(faces))
         dice = result.dice  # replays the tree (asserts the total)
     except (AssertionError, IndexError, ValueError, DiceError):
@@ -143,7 +143,7 @@ def roll(
     if type(expression) is str:
         c = _CACHE.get(expression) if limits is DEFAULT_LIMITS else None
         if c is None:
-            c = _compile_text(expression, limits)
+            c = compile_text(expression, limits)
             if limits is DEFAULT_LIMITS and len(_CACHE) < 4096:
                 _CACHE[expression] = c
     else:
@@ -177,7 +177,8 @@ _CACHE: dict[str, CompiledExpression] = {}
 
 
 @lru_cache(maxsize=2048)
-def _compile_text(text: str, limits: Limits) -> CompiledExpression:
+def compile_text(text: str, limits: Limits = DEFAULT_LIMITS) -> CompiledExpression:
+    """Parse, check and compile a text, cached by text and limits."""
     return compile_expression(parse(text, limits), limits)
 
 
@@ -186,7 +187,7 @@ def dice_thrown(expression: str) -> int:
     """How many dice `expression` throws before explosions and rerolls (each bounded by
     the limits): what a roll of it costs, roughly. 0 when it is not a valid expression."""
     try:
-        compiled = _compile_text(expression, DEFAULT_LIMITS)
+        compiled = compile_text(expression, DEFAULT_LIMITS)
     except DiceError:
         return 0
     return sum(d.count for d in dice_terms(compiled.expr.root))
