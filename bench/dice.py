@@ -21,8 +21,9 @@ What it measures, each line against a baseline timed in the same run:
 
 Ours and the baseline are timed alternately, repeat after repeat (each side taking each
 place in the order in turn), and each keeps its best run (``time.perf_counter``, garbage
-collection off while timing, as in ``timeit``). The number of calls per run is calibrated so that one run takes about
-``RUN_SECONDS``; the whole benchmark takes well under a minute.
+collection off while timing, as in ``timeit``). The number of calls per run is
+calibrated so that one run takes about ``RUN_SECONDS``; the whole benchmark takes well
+under a minute.
 
 Output: one JSON object per line, with the keys ``bench``, ``case``, ``unit``,
 ``value`` (ours), ``baseline``, ``baseline_value``, ``ratio`` (how many times better
