@@ -53,7 +53,7 @@ class SpellRequest(BaseModel):
 
 
 class MazeRatsSpellBreakdown(BaseModel):
-    """A spell's cost, term by term (the discount is negative)."""
+    """A spell's cost, term by term (the discount is negative); the terms add up to it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -65,6 +65,10 @@ class MazeRatsSpellBreakdown(BaseModel):
     effects: int
     no_save: int
     corruption: int
+    minimum: int = Field(
+        description="what brings a discounted cost up to the least a spell costs (1 HP); "
+        "0 unless the discount went below it",
+    )
 
 
 class MazeRatsSpellCost(BaseModel):
@@ -104,8 +108,12 @@ def spell_cost(spell: SpellRequest) -> MazeRatsSpellCost:
         effects=spell.extra_effects,
         no_save=1 if spell.no_save else 0,
         corruption=-spell.corruption_discount,
+        minimum=0,
     )
-    cost = max(MIN_COST, sum(dict(breakdown).values()))
+    terms = sum(dict(breakdown).values())
+    cost = max(MIN_COST, terms)
+    if cost != terms:
+        breakdown = breakdown.model_copy(update={"minimum": cost - terms})
     damage = None
     if spell.base_damage is not None:
         damage = spell.base_damage + spell.damage_step * spell.damage_steps

@@ -88,6 +88,14 @@ def test_a_lower_cost_risks_a_corruption_will_save() -> None:
         assert casting.corrupted == (not casting.corruption_save.success)
 
 
+def test_the_breakdown_adds_up_to_the_cost_when_the_discount_goes_below_one() -> None:
+    for base, discount in ((5, 2), (2, 1), (1, 3), (2, 12)):
+        cost = spell_cost(SpellRequest(base=base, corruption_discount=discount))
+        assert cost.cost == max(1, base - discount)
+        assert sum(dict(cost.breakdown).values()) == cost.cost
+        assert cost.breakdown.minimum == max(0, 1 - (base - discount))
+
+
 def test_casting_loses_hp_equal_to_the_cost_and_zero_is_death() -> None:
     """'To cast a spell, lose HP equal to the cost of the effect you want to create.'"""
     casting = cast(seeded_rng("c"), hp=4, price=spell_cost(SpellRequest(base=4)))
