@@ -38,8 +38,11 @@ from services.maze.traits import CheckKind
 from services.maze.validation import validate_character, validate_party
 
 DEFAULT_CATALOG: Catalog = default_catalog()
-# Kinds with their own use case (and endpoint): a loot class, a collective DC.
-OWN_ENDPOINT = {CheckKind.LOOT: "loot-checks", CheckKind.GROUP: "group-checks"}
+# Kinds with their own use case: a loot class, a collective DC (REST path, GraphQL field).
+OWN_ENDPOINT = {
+    CheckKind.LOOT: ("loot-checks", "mazeLootCheck"),
+    CheckKind.GROUP: ("group-checks", "mazeGroupCheck"),
+}
 
 
 def catalog_for(pack: ContentPack | None, base: Catalog = DEFAULT_CATALOG) -> Catalog:
@@ -49,8 +52,10 @@ def catalog_for(pack: ContentPack | None, base: Catalog = DEFAULT_CATALOG) -> Ca
 
 def _check_spec(request: CheckRequest, catalog: Catalog | None) -> CheckSpec:
     if request.kind in OWN_ENDPOINT:
+        path, field = OWN_ENDPOINT[request.kind]
         raise MazeError(
-            f"a {request.kind.value} check has its own use: /v1/maze/{OWN_ENDPOINT[request.kind]}",
+            f"a {request.kind.value} check has its own use: POST /v1/maze/{path}"
+            f" (GraphQL {field})",
             code=WRONG_ENDPOINT,
         )
     return request.spec(catalog or catalog_for(request.content_pack))

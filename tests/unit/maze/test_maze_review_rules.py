@@ -4,6 +4,7 @@ tokens and halves, loot and group checks, content packs through the use cases.""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -123,6 +124,17 @@ def test_loot_and_group_kinds_are_refused_by_the_plain_check() -> None:
     with pytest.raises(MazeError) as caught:
         usecases.roll_check(CheckRequest(die=8, kind=CheckKind.LOOT), ScriptedRng([3]))
     assert caught.value.code == "use_kind_endpoint"
+    # The answer names the use in both APIs: a GraphQL caller gets its field.
+    assert "POST /v1/maze/loot-checks (GraphQL mazeLootCheck)" in str(caught.value)
+    with pytest.raises(MazeError) as caught:
+        usecases.odds_of_check(CheckRequest(die=8, kind=CheckKind.GROUP))
+    assert "POST /v1/maze/group-checks (GraphQL mazeGroupCheck)" in str(caught.value)
+    # ... and both exist in the contract.
+    contract = Path(__file__).parents[3] / "openapi"
+    rest, graphql = (contract / f for f in ("openapi.yaml", "schema.graphql"))
+    for path, field in usecases.OWN_ENDPOINT.values():
+        assert f"  /v1/maze/{path}:\n    post:" in rest.read_text()
+        assert f"  {field}(" in graphql.read_text()
 
 
 def test_loot_and_group_use_cases_roll_and_read_their_results() -> None:
