@@ -140,8 +140,8 @@ class RemoveRunner(_Command):
 
 
 class RollDice(_Command):
-    """A roll at the table (the roll log): a player for their own runner, the GM for anyone
-    (`runner` null: the GM's own roll)."""
+    """A roll at the table (the roll log): a player for their own runner (`runner` may be
+    left out), the GM for anyone (`runner` null: the GM's own roll)."""
 
     runner: RunnerId | None = None
     expression: str = Field(min_length=1, max_length=200)

@@ -150,7 +150,8 @@ class OverrideTrap(_Command):
 
 
 class RollDice(_Command):
-    """A member rolls at the table (the GM too, as `player` null or any member)."""
+    """A member rolls at the table (the GM too, as `player` null or any member; a
+    player's `player` null is their own member)."""
 
     type: Literal["RollDice"]
     player: _Id | None = None
@@ -185,6 +186,13 @@ SessionCommand = Annotated[PlayerCommand | GmCommand, Field(discriminator="type"
 
 class CommandBody(RootModel[SessionCommand]):
     """The body of POST /v1/sessions/{id}/commands: one command tagged by `type`."""
+
+
+def own_roll(grant: RoleToken, command: PlayerCommand | GmCommand) -> PlayerCommand | GmCommand:
+    """A player's `RollDice` naming no member is their own (the GM's is the GM's)."""
+    if isinstance(command, RollDice) and command.player is None and grant.role == "player":
+        return command.model_copy(update={"player": grant.member})
+    return command
 
 
 def authorize(grant: RoleToken, command: PlayerCommand | GmCommand) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from api.sessions.commands import GmCommand, PlayerCommand, authorize
+from api.sessions.commands import GmCommand, PlayerCommand, authorize, own_roll
 from api.sessions.requests import CreateSession
 from api.tables.access import command_fingerprint, scoped_command_id
 from api.tables.kind import Kind
@@ -126,6 +126,7 @@ def send(
     """Run a command as this token allows; the events and view come back for its viewer
     (`guard`: the token's revocation check, made by the append; without `events`, the
     events are left out: a caller that does not read them)."""
+    command = own_roll(grant, command)
     authorize(grant, command)
     # No separate "has it started?" read: `execute` loads the state (one stream read past
     # the cached version), and every command the API accepts is refused `not_started` by
@@ -144,6 +145,7 @@ async def asend(
     events: bool = True,
 ) -> dict[str, Any]:
     """`send`, awaiting the store in the event loop (`store`: the tenant's asyncio one)."""
+    command = own_roll(grant, command)
     authorize(grant, command)
     with _no_such_session():
         done = await sessions.aexecute(store, **_arguments(grant, command, guard))

@@ -104,12 +104,16 @@ def command(
     *,
     actor: Callable[[Any], str | None] = lambda _: None,
     reschedule: bool = False,
+    own_runner: bool = False,
 ) -> Callable[[Any, Call], Redacted]:
     """The service of a campaign command: `build(request, state)` is the domain command,
-    `actor(request)` the runner a player may send it for (None: the GM alone)."""
+    `actor(request)` the runner a player may send it for (None: the GM alone). With
+    `own_runner`, a player's request naming no `runner` is for their own."""
 
     def service(request: Any, call: Call) -> Redacted:
         inner = getattr(request, "root", request)  # a tagged union's body
+        if own_runner and inner.runner is None and call.granted().role == "player":
+            inner = inner.model_copy(update={"runner": call.granted().member})
         done = usecases.send(
             _campaigns(call),
             call.granted(),
@@ -229,7 +233,8 @@ ROWS: tuple[UseCase, ...] = (
          graphql_args=_REVOKE_ARGS, from_graphql=_revoke_from_graphql,
          problem_field=_revoke_field),
     _row("rollCampaignDice", "POST", "/rolls", "roll_campaign_dice", rq.RollDice,
-         command("roll as the GM", lambda b, _: b.to_domain(), actor=lambda b: b.runner),
+         command("roll as the GM", lambda b, _: b.to_domain(), actor=lambda b: b.runner,
+                 own_runner=True),
          "Roll in the table's log (everyone, GM only, or a whisper)", description=COMMAND,
          guarded=True),
     _row("addCampaignRunner", "POST", "/runners", "add_campaign_runner", rq.AddRunner,

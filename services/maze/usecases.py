@@ -54,8 +54,7 @@ def _check_spec(request: CheckRequest, catalog: Catalog | None) -> CheckSpec:
     if request.kind in OWN_ENDPOINT:
         path, field = OWN_ENDPOINT[request.kind]
         raise MazeError(
-            f"a {request.kind.value} check has its own use: POST /v1/maze/{path}"
-            f" (GraphQL {field})",
+            f"a {request.kind.value} check has its own use: POST /v1/maze/{path} (GraphQL {field})",
             code=WRONG_ENDPOINT,
         )
     return request.spec(catalog or catalog_for(request.content_pack))

@@ -71,6 +71,9 @@ def test_only_a_member_rolls_as_themselves_and_a_spectator_never(client: httpx.C
     assert bad.status_code == 400 and bad.json()["code"] != "internal_error", bad.text
     gm_secret = table.send({"type": "RollDice", "expression": "1d20", "visibility": "gm"})
     assert gm_secret["events"][-1]["by"] is None
+    # A player who names no member rolls as their own.
+    own = table.post("commands", {"type": "RollDice", "expression": "1d6"}, table.players["p2"])
+    assert own.status_code == 200 and own.json()["events"][-1]["by"] == "p2", own.text
 
 
 def test_a_campaign_keeps_a_roll_log_too(client: httpx.Client) -> None:
@@ -104,5 +107,9 @@ def test_a_campaign_keeps_a_roll_log_too(client: httpx.Client) -> None:
         "visibility": "whisper",
         "hidden": True,
     }
-    as_gm = campaign.call("POST", "/rolls", campaign.players["r2"], json={"expression": "1d6"})
-    assert (as_gm.status_code, as_gm.json()["code"]) == (403, "forbidden")
+    # A player who names no runner rolls as their own; naming another's is refused.
+    own = campaign.ok("POST", "/rolls", campaign.players["r2"], json={"expression": "1d6"})
+    assert own["events"][0]["by"] == "r2", own
+    other = {"runner": "r1", "expression": "1d6"}
+    as_other = campaign.call("POST", "/rolls", campaign.players["r2"], json=other)
+    assert (as_other.status_code, as_other.json()["code"]) == (403, "forbidden")
