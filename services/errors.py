@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
 
 class DomainError(Exception):
     """A refused request: a stable `code`, a message, and the HTTP status it maps to.
@@ -38,3 +41,17 @@ class DomainError(Exception):
         if self.expected is not None:
             out["expected"] = self.expected
         return out
+
+
+def field_error(field: str, message: str) -> ValidationError:
+    """A model validator's refusal placed at one of its model's fields.
+
+    Pydantic places a model validator's `ValueError` at the model itself, so the API could
+    name no field (GraphQL's `Problem.field` was null). Raised instead, this reads as that
+    `ValueError` would ("Value error, ...", type `value_error`: a constraint violation)
+    and is placed at `field`, within wherever the model is.
+    """
+    kind = PydanticCustomError("value_error", "Value error, {reason}", {"reason": message})
+    return ValidationError.from_exception_data(
+        "ValueError", [InitErrorDetails(type=kind, loc=(field,), input=None)]
+    )

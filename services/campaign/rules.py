@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from services.errors import field_error
 from services.maze.bands import BandName
 from services.maze.injuries import Injury
 from services.maze.model import MazeModel
@@ -86,7 +87,7 @@ class CampaignRules(MazeModel):
     @model_validator(mode="after")
     def _within_max(self) -> CampaignRules:
         if self.supplies_start > self.supplies_max:
-            raise ValueError("supplies_start cannot exceed supplies_max")
+            raise field_error("supplies_start", "supplies_start cannot exceed supplies_max")
         return self
 
     def skills(self) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from typing import Annotated, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from services.dice import Rng
+from services.errors import field_error
 from services.haze.abilities import AbilityName, Score
 from services.haze.action import MAX_DIFFICULTY, ActionSpec, Difficulty, Level, Modifier
 from services.haze.catalogue import CheckDef, CheckInput, CheckName, check_def
@@ -47,15 +48,16 @@ class HazeCheckRequest(BaseModel):
         entry = check_def(self.check)
         given = {name for name in INPUTS if getattr(self, name) is not None}
         if extra := sorted(given - set(entry.inputs)):
-            raise ValueError(f"{self.check} takes no {', '.join(extra)}")
+            raise field_error(extra[0], f"{self.check} takes no {', '.join(extra)}")
         if missing := sorted(set(entry.required) - given):
-            raise ValueError(f"{self.check} needs {', '.join(missing)}")
+            raise field_error(missing[0], f"{self.check} needs {', '.join(missing)}")
         if self.example is not None and self.example not in entry.examples:
-            raise ValueError(f"{self.check} examples are {', '.join(entry.examples)}")
+            raise field_error("example", f"{self.check} examples are {', '.join(entry.examples)}")
         if self.check == "brace" and (self.example == "door") != (
             self.attacker_success_rate is not None
         ):
-            raise ValueError("attacker_success_rate is for bracing a door, and it needs it")
+            need = "attacker_success_rate is for bracing a door, and it needs it"
+            raise field_error("attacker_success_rate", need)
         if check_difficulty(self) > MAX_DIFFICULTY:
             raise ValueError(f"the whole difficulty may not exceed {MAX_DIFFICULTY}")
         return self

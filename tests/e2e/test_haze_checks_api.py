@@ -45,8 +45,9 @@ def test_rest_check_odds_and_refusals(client: httpx.Client) -> None:
     # Resisting needs 3 points: faces 1..3.
     assert odds["difficulty"] == 3 and odds["success"]["fraction"] == "3/10"
     missing = client.post("/v1/haze/ability-checks", json={"check": "lift", "ability": 6})
-    # A lift needs weight_lb: a constraint the check's description states.
-    assert "weight_lb" in str(assert_problem(missing, 422, "constraint_violation")["errors"])
+    # A lift needs weight_lb: a constraint the check's description states, placed there.
+    (error,) = assert_problem(missing, 422, "constraint_violation")["errors"]
+    assert error["loc"] == ["weight_lb"] and "lift needs weight_lb" in error["msg"]
     stranger = {"check": "befriend", "ability": 6, "human_like": False}
     assert_problem(client.post("/v1/haze/ability-checks", json=stranger), 422, "cannot_befriend")
 
@@ -140,6 +141,18 @@ def test_graphql_checks_spells_and_complex_odds(client: httpx.Client) -> None:
     assert complex_odds["meanRounds"]["fraction"] == "6049/2000"
     assert [r["round"] for r in complex_odds["rounds"]] == [1, 2, 3, 4, 5]
     assert data["nobody"] == {"code": "invalid_request", "field": "participants"}
+
+
+def test_graphql_names_the_input_a_check_is_missing(client: httpx.Client) -> None:
+    query = """{
+      lift: hazeAbilityCheck(check: LIFT, ability: 6) { ... on Problem { code field } }
+      door: hazeAbilityCheckOdds(check: BRACE, ability: 6, example: "door") {
+        ... on Problem { code field } }
+    }"""
+    data = graphql(client, query)
+    # A constraint between inputs names the input to fix, as GraphQL spells it.
+    assert data["lift"] == {"code": "constraint_violation", "field": "weightLb"}
+    assert data["door"] == {"code": "constraint_violation", "field": "attackerSuccessRate"}
 
 
 def test_graphql_complex_round_with_each_round_recovery_keeps_going(client: httpx.Client) -> None:

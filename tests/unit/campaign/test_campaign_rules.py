@@ -50,6 +50,14 @@ def test_out_of_range_rules_are_refused(fields: dict[str, object]) -> None:
         CampaignRules.model_validate(fields)
 
 
+def test_a_start_over_the_maximum_is_refused_at_the_start() -> None:
+    with pytest.raises(ValidationError) as caught:
+        CampaignRules.model_validate({"supplies_max": 10, "supplies_start": 11})
+    (error,) = caught.value.errors()
+    assert (error["loc"], error["type"]) == (("supplies_start",), "value_error")
+    assert error["msg"] == "Value error, supplies_start cannot exceed supplies_max"
+
+
 def test_rules_are_frozen() -> None:
     with pytest.raises(ValidationError):
         CampaignRules().supplies_max = 5  # type: ignore[misc]
