@@ -215,12 +215,12 @@ def _explode(
     live = _showing(value, faces)  # the dice that explode, in order
     if not live.size:
         return
-    # What each live die's chain adds, kept compact (`at`: the chains still going) and
-    # added to `value` once at the end.
+    # What each live die's chain adds, kept compact and added to `value` once at the end;
+    # `at`: after the first round, the positions in `added` of the chains still going.
     added = np.empty(0, dtype=np.int64)
-    at = np.arange(live.size)
+    at: npt.NDArray[np.intp] | None = None
     rounds = 0
-    while at.size:
+    while at is None or at.size:
         rounds += 1
         if rounds > limits.max_explosions:
             raise DiceLimitError(
@@ -228,21 +228,23 @@ def _explode(
                 code="explosion_limit",
                 position=d.pos,
             )
-        again = _throw(d, at.size, rng, limits)
+        again = _throw(d, live.size if at is None else at.size, rng, limits)
         going = again == faces[0] if len(faces) == 1 else np.isin(again, boom)
         if pen:
             again -= pen
-        if rounds == 1:  # `at` is every live die
+        if at is None:  # the first round: every live die
             added = again
             if score is not None:
                 score[live] += _score(d, again)
-        else:
-            added[at] += again
-            if score is not None:
-                score[live[at]] += _score(d, again)
+            at = np.flatnonzero(going)
+            continue
+        added[at] += again
+        if score is not None:
+            score[live[at]] += _score(d, again)
         at = at[going]
     if len(faces) == 1:  # every live die showed that face: no need to read it back
-        value[live] = added + faces[0]
+        added += faces[0]
+        value[live] = added
     else:
         value[live] += added
 

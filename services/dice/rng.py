@@ -20,6 +20,7 @@ import hmac
 import os
 import secrets
 import struct
+import sys
 from typing import Protocol
 
 import numpy as np
@@ -27,6 +28,9 @@ import numpy.typing as npt
 
 _TWO64 = 1 << 64
 _TWO32 = 1 << 32
+# On a little-endian machine a 64-bit word's memory holds its low half first, so viewing
+# PCG64's raw output as 32-bit words gives SimRng's stream without a copy.
+_LITTLE_ENDIAN = sys.byteorder == "little"
 _LIMITS: dict[int, int] = {}
 _UNPACK4 = struct.Struct(">4Q").unpack
 
@@ -182,25 +186,38 @@ class SystemRng(_WordRng):
 class SimRng:
     """numpy PCG64 seeded from SHA-256 of the seed: fast, reproducible, not for secrets.
 
-    The stream is numpy's 32-bit words of PCG64 (each 64-bit output gives its low half,
-    then its high half); a word x maps to [0, n) by Lemire's multiply-shift, m = x·n,
-    result m >> 32, rejecting the (2**32 mod n) low values of m mod 2**32 that would bias
-    it. Ranges up to 2**32. That is what numpy's own `Generator.integers` does for a range
-    that fits 32 bits, word for word, so a vector draw is one pass in C.
+    The stream is PCG64's 32-bit words (each 64-bit output gives its low half, then its
+    high half); a word x maps to [0, n) by Lemire's multiply-shift, m = x·n, result
+    m >> 32, rejecting the (2**32 mod n) low values of m mod 2**32 that would bias it.
+    Ranges up to 2**32. numpy's own `Generator.integers` draws that stream, word for word,
+    for a range that fits 32 bits, in one pass in C, and SimRng lets it; numpy does not
+    promise to keep its mapping across releases, so an import checks it does
+    (`numpy_draws`) and where it does not, SimRng maps PCG64's raw output itself.
     """
 
     __slots__ = ("_bitgen", "_buf", "_gen", "_pos")
+    numpy_draws = True  # whether numpy's `Generator.integers` draws this stream (checked)
 
     def __init__(self, seed: str | int) -> None:
         digest = hashlib.sha256(str(seed).encode()).digest()
         self._bitgen = np.random.PCG64(np.random.SeedSequence(int.from_bytes(digest, "big")))
-        self._gen = np.random.Generator(self._bitgen)
-        self._buf: list[int] = []  # words `below` drew ahead, next in the stream
+        self._gen = np.random.Generator(self._bitgen) if self.numpy_draws else None
+        self._buf: list[int] = []  # words drawn ahead, next in the stream
         self._pos = 0
 
     def _words32(self, count: int) -> npt.NDArray[np.uint32]:
-        words: npt.NDArray[np.uint32] = self._gen.integers(0, _TWO32, count, dtype=np.uint32)
-        return words
+        """The stream's next words: `count` of them from numpy, or PCG64's raw output's
+        halves (an odd count then draws one more, which the caller keeps)."""
+        if self._gen is not None:
+            words: npt.NDArray[np.uint32] = self._gen.integers(0, _TWO32, count, dtype=np.uint32)
+            return words
+        raw = self._bitgen.random_raw(-(-count // 2))
+        if _LITTLE_ENDIAN:
+            return raw.view(np.uint32)
+        halves = np.empty(2 * len(raw), dtype=np.uint32)
+        halves[0::2] = raw & np.uint64(0xFFFFFFFF)
+        halves[1::2] = raw >> np.uint64(32)
+        return halves
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
@@ -219,27 +236,56 @@ class SimRng:
         """`size` uniform integers in [low, low + n), the same stream as `below`."""
         if not 1 <= n <= _TWO32:
             raise ValueError(f"SimRng draws ranges up to 2**32, not {n}")
-        ahead = len(self._buf) - self._pos
-        if n == 1:  # numpy draws nothing for one value; the stream spends a word a draw
-            self._pos += min(ahead, size)
-            self._words32(max(size - ahead, 0))
-            return np.full(size, low, dtype=np.int64)
-        if not ahead or not size:
+        if self._gen is not None and n > 1 and self._pos == len(self._buf):
             out: npt.NDArray[np.int64] = self._gen.integers(low, low + n, size)
-            return out
-        # The words `below` drew ahead come first, mapped here as numpy maps the rest.
-        words = np.array(self._buf[self._pos :], dtype=np.uint32)
-        m = np.multiply(words, np.uint64(n), dtype=np.uint64)
-        kept = np.flatnonzero((m & np.uint64(0xFFFFFFFF)) >= (_TWO32 - n) % n)
-        if len(kept) >= size:
-            self._pos += int(kept[size - 1]) + 1
-            out = (m[kept[:size]] >> np.uint64(32)).astype(np.int64)
-            out += low
-            return out
-        self._buf, self._pos = [], 0
-        head = (m[kept] >> np.uint64(32)).astype(np.int64)
-        head += low
-        return np.concatenate([head, self._gen.integers(low, low + n, size - len(kept))])
+            return out  # the common case: one pass in C
+        out = self._mapped(n, size)
+        out += low
+        return out
+
+    def _mapped(self, n: int, size: int) -> npt.NDArray[np.int64]:
+        """`integers` from 0 by Lemire's mapping in numpy passes: the words drawn ahead
+        first, then the stream's, rejected words topped up in stream order (numpy's
+        `integers` takes over where it draws the stream, but draws nothing for n = 1)."""
+        out = np.empty(0, dtype=np.int64)
+        while len(out) < size:
+            need = size - len(out)
+            ahead = self._buf[self._pos : self._pos + need]
+            self._pos += len(ahead)
+            if ahead:
+                words = np.array(ahead, dtype=np.uint32)
+            elif self._gen is not None and n > 1:
+                rest: npt.NDArray[np.int64] = self._gen.integers(0, n, need)
+                return np.concatenate([out, rest]) if len(out) else rest
+            else:
+                drawn = self._words32(need)
+                words, self._buf, self._pos = drawn[:need], drawn[need:].tolist(), 0
+            m = np.multiply(words, np.uint64(n), dtype=np.uint64)
+            kept = m[(m & np.uint64(0xFFFFFFFF)) >= (_TWO32 - n) % n]
+            kept >>= np.uint64(32)
+            out = np.concatenate([out, kept.view(np.int64)]) if len(out) else kept.view(np.int64)
+        return out
+
+
+class _RawDraws(SimRng):
+    """SimRng mapping PCG64's raw output itself, whatever numpy's `integers` does."""
+
+    __slots__ = ()
+    numpy_draws = False
+
+
+def _numpy_draws_the_stream() -> bool:
+    """Whether numpy's `Generator.integers` draws SimRng's stream here: a known answer."""
+    ours, raw = SimRng("numpy draws"), _RawDraws("numpy draws")
+    for n in (2, 3, 10, 2**31 + 1, 2**32 - 1, 2**32):
+        if ours.below(n) != raw.below(n) or not np.array_equal(
+            ours.integers(n, 1001), raw.integers(n, 1001)
+        ):
+            return False
+    return True
+
+
+SimRng.numpy_draws = _numpy_draws_the_stream()
 
 
 def seeded_rng(seed: str) -> HmacRng:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import random
 import struct
 
 import numpy as np
 import pytest
 
 from services.dice import HmacRng, SimRng, SystemRng, roll, seeded_rng
+from services.dice.rng import _RawDraws
 
 
 def reference_faces(
@@ -65,6 +67,24 @@ def test_a_known_answer_vector_pins_the_simulation_stream() -> None:
     assert rng.integers(10, 9).tolist() == [4, 8, 0, 9, 7, 0, 3, 6, 9]
     assert rng.below(2**32) == 3506223908
     assert rng.integers(6, 5).tolist() == [1, 1, 0, 3, 2]
+
+
+def test_numpy_s_draws_and_simrng_s_own_mapping_are_one_stream() -> None:
+    # SimRng lets numpy's `integers` draw where an import found it draws the stream, and
+    # maps PCG64's raw output itself elsewhere: both ways must give the same draws.
+    chooser = random.Random(3)
+    for trial in range(300):
+        fast, own = SimRng(trial), _RawDraws(trial)
+        for _ in range(8):
+            n = chooser.choice(
+                [1, 2, 6, 10, 2**31 + 1, 2**32 - 1, 2**32, chooser.randint(1, 2**32)]
+            )
+            if chooser.random() < 0.5:
+                for _ in range(chooser.randint(0, 5)):
+                    assert fast.below(n) == own.below(n)
+            else:
+                size, low = chooser.choice([0, 1, 3, chooser.randint(0, 3000)]), trial % 3
+                assert np.array_equal(fast.integers(n, size, low), own.integers(n, size, low))
 
 
 def test_a_range_of_one_value_still_spends_a_word_a_draw() -> None:
