@@ -6,6 +6,7 @@ directly: `10d10>=8` counts successes per die, `2d6 >= 9` compares the total.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Literal
 
@@ -42,6 +43,9 @@ from services.dice.errors import (
 )
 from services.dice.limits import DEFAULT_LIMITS, Limits
 from services.dice.validate import validate_dice
+
+# A die's `D` where a player typed the notation in capitals (`2D6`, `D%`, `4DF`).
+_UPPER_D = re.compile(r"(?<![A-Za-z])D(?=[0-9%F(])")
 
 Modifier = Explode | Reroll | Keep | Comparison | int
 _FUNCTIONS: tuple[FunctionName, ...] = ("floor", "ceil", "round", "abs", "min", "max")
@@ -112,7 +116,11 @@ class _Parser:
         p = self.i if pos is None else pos
         found = repr(self.s[p]) if p < self.n else "end of expression"
         # `1D20` is what many players type: the notation's dice are a lowercase d.
-        hint = " (dice are written with a lowercase d: 1d20)" if found == "'D'" else ""
+        hint = ""
+        if found == "'D'":
+            lowered = _UPPER_D.sub("d", self.s)
+            example = lowered if lowered != self.s and len(lowered) <= 60 else "1d20"
+            hint = f" (dice are written with a lowercase d: {example})"
         return DiceSyntaxError(
             f"unexpected {found} at position {p}; expected {_join(expected)}{hint}",
             position=p,

@@ -90,12 +90,24 @@ def test_syntax_errors_carry_the_position_and_what_was_expected(
     assert f"position {position}" in err.message
 
 
-@pytest.mark.parametrize(("text", "position"), [("1D20", 1), ("D6", 0), ("2d6+1D4", 5)])
-def test_an_uppercase_d_is_refused_with_a_hint(text: str, position: int) -> None:
+@pytest.mark.parametrize(
+    ("text", "position", "written"),
+    [
+        ("1D20", 1, "1d20"),
+        ("D6", 0, "d6"),
+        ("2d6+1D4", 5, "2d6+1d4"),
+        ("max(1D20, 1D20) + 2", 5, "max(1d20, 1d20) + 2"),
+        ("4DF", 1, "4dF"),
+        ("DD6", 0, "1d20"),  # no die to lower: the example
+    ],
+)
+def test_an_uppercase_d_is_refused_with_a_hint(text: str, position: int, written: str) -> None:
     with pytest.raises(DiceSyntaxError) as info:
         parse(text)
     assert info.value.position == position
-    assert "lowercase d" in info.value.message, info.value.message
+    assert f"(dice are written with a lowercase d: {written})" in info.value.message
+    if written != "1d20":
+        parse(written)  # the hint's spelling is a valid roll
 
 
 def test_no_other_syntax_error_speaks_of_the_lowercase_d() -> None:
