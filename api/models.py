@@ -31,6 +31,8 @@ _NOT_SHOWN = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 _BLANK = r"\s\u200b-\u200f\u2060-\u2064\ufeff"
 SHOWN_NAME_PATTERN = rf"^[^{_NOT_SHOWN}]*[^{_NOT_SHOWN}{_BLANK}][^{_NOT_SHOWN}]*$"
 ShownName = Annotated[str, Field(min_length=1, max_length=100, pattern=SHOWN_NAME_PATTERN)]
+# A roll's label, shown beside it to everyone who sees the roll: the name rule, shorter.
+RollLabel = Annotated[str, Field(min_length=1, max_length=64, pattern=SHOWN_NAME_PATTERN)]
 Seed = Annotated[str, Field(min_length=1, max_length=MAX_SEED_CHARS)]
 Nonce = Annotated[int, LONG, Field(ge=0, le=MAX_NONCE)]
 CommitmentId = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, RootModel, field_validator, model_validator
 
-from api.models import Frozen, ShownName
+from api.models import Frozen, RollLabel, ShownName
 from api.tables.tokens import DEFAULT_TTL_SECONDS, TokenTtl
 from services.campaign import commands as cmd
 from services.campaign.cadence import Cadence, ManualCadence
@@ -145,7 +145,7 @@ class RollDice(_Command):
 
     runner: RunnerId | None = None
     expression: str = Field(min_length=1, max_length=200)
-    label: str | None = Field(default=None, min_length=1, max_length=64)
+    label: RollLabel | None = None
     visibility: Visibility = "everyone"
     to: list[RunnerId] = Field(default=[], max_length=16)
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, RootModel
 
-from api.models import Frozen
+from api.models import Frozen, RollLabel
 from api.tables.tokens import Forbidden, RoleToken
 from services.labyrinth import commands as cmd
 from services.labyrinth.overrides import MAX_POINTS, MAX_REASON, MAX_SLEEP_TURNS, MAX_TRAP_DC
@@ -156,7 +156,7 @@ class RollDice(_Command):
     type: Literal["RollDice"]
     player: _Id | None = None
     expression: str = Field(min_length=1, max_length=200)
-    label: str | None = Field(default=None, min_length=1, max_length=64)
+    label: RollLabel | None = None
     visibility: cmd.Visibility = "everyone"
     to: list[_Id] = Field(default=[], max_length=16)
 

@@ -128,7 +128,22 @@ def test_a_shown_name_with_control_or_bidi_override_characters_is_refused(
     campaign = client.post("/v1/campaigns", json={"name": name})
     assert (campaign.status_code, campaign.json()["code"]) == (422, "invalid_request")
     assert [e["loc"] for e in campaign.json()["errors"]] == [["name"]], campaign.text
-    assert client.post("/v1/campaigns", json={"name": "The Ashen Way"}).status_code == 201
+    made = client.post("/v1/campaigns", json={"name": "The Ashen Way"})
+    assert made.status_code == 201
+    # A roll's label is shown beside the roll to everyone who sees it: the same rule.
+    roll = {"expression": "1d6", "label": name}
+    gm = {"authorization": f"Bearer {made.json()['gm_token']}"}
+    labelled = client.post(
+        f"/v1/campaigns/{made.json()['campaign_id']}/rolls", json=roll, headers=gm
+    )
+    assert labelled.status_code == 422 and labelled.json()["errors"][0]["loc"] == ["label"]
+    table = client.post(
+        "/v1/sessions", json={"preset": "standard_deck", "party": [{"id": "p1", "name": "A"}]}
+    ).json()
+    command = {"type": "RollDice", **roll}
+    gm = {"authorization": f"Bearer {table['gm_token']}"}
+    sent = client.post(f"/v1/sessions/{table['session_id']}/commands", json=command, headers=gm)
+    assert sent.status_code == 422 and sent.json()["errors"][0]["loc"][-1] == "label", sent.text
 
 
 def test_a_shown_name_in_any_script_is_taken(client: httpx.Client) -> None:
