@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from services.errors import field_error
 from services.haze.abilities import Score
 from services.haze.errors import NoArbitrarySuccess, NoRelatedSkill, WindOnMelee, WindTooStrong
 from services.haze.rules import DEFAULT_RULES, HazeRules
@@ -41,7 +42,8 @@ class Attack(BaseModel):
     @model_validator(mode="after")
     def _strength_known(self) -> Attack:
         if self.weapon.requisite is not None and self.strength is None:
-            raise ValueError("a weapon with a strength requisite needs the wielder's strength")
+            need = "a weapon with a strength requisite needs the wielder's strength"
+            raise field_error("strength", need)
         return self
 
 
@@ -66,7 +68,7 @@ class ActionSpec(BaseModel):
     @model_validator(mode="after")
     def _unskilled_has_no_level(self) -> ActionSpec:
         if self.unskilled and self.skill:
-            raise ValueError("an unskilled action has no skill level")
+            raise field_error("skill", "an unskilled action has no skill level")
         return self
 
 

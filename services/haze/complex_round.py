@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from services.dice import Rng
+from services.errors import field_error
 from services.haze.abilities import Score
 from services.haze.action import ActionSpec
 from services.haze.complex import ComplexAction, exhaust, step
@@ -35,7 +36,7 @@ class Participant(BaseModel):
     @model_validator(mode="after")
     def _within_health(self) -> Participant:
         if self.health is not None and self.points > self.health:
-            raise ValueError("points must not exceed the health score")
+            raise field_error("points", "points must not exceed the health score")
         return self
 
 

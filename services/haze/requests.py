@@ -10,6 +10,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from services.errors import field_error
 from services.haze.abilities import Aspect, Score
 from services.haze.action import ActionSpec, Attack, Level, Modifier, Weapon, unskilled_check
 from services.haze.complex import ComplexAction
@@ -148,7 +149,7 @@ class EffectOddsRequest(HazeRequest):
         if (self.dice is None) == (self.ability is None):
             raise ValueError("give either dice or ability (with skill, modifiers, unskilled)")
         if self.unskilled and self.skill:
-            raise ValueError("an unskilled action has no skill level")
+            raise field_error("skill", "an unskilled action has no skill level")
         return self
 
     def count(self) -> int:

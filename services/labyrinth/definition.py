@@ -7,6 +7,7 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from services.errors import field_error
 from services.labyrinth.expressions import RolledTotal
 from services.labyrinth.vocab import TrapEffect
 
@@ -138,9 +139,9 @@ class MazeDefinition(_Model):
     def _consistent(self) -> Self:
         size = 26 if self.deck == "standard26" else self.deck.total
         if size < 3:
-            raise ValueError("a deck needs at least 3 cards to fill the river")
+            raise field_error("deck", "a deck needs at least 3 cards to fill the river")
         if self.pool == "other_half" and self.deck != "standard26":
-            raise ValueError("pool 'other_half' needs the standard26 deck")
+            raise field_error("pool", "pool 'other_half' needs the standard26 deck")
         return self
 
     @property

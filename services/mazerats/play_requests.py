@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, Strict, model_validator
 
+from services.errors import field_error
 from services.mazerats.abilities import Abilities, Ability, Score
 from services.mazerats.advancement import Choice
 from services.mazerats.character import Character
@@ -49,8 +50,10 @@ class MoraleRequest(Request):
 
     @model_validator(mode="after")
     def _within(self) -> MoraleRequest:
-        if self.defeated > self.group_size or self.hp > self.max_hp:
-            raise ValueError("defeated must not exceed group_size, nor hp max_hp")
+        if self.defeated > self.group_size:
+            raise field_error("defeated", "defeated must not exceed group_size")
+        if self.hp > self.max_hp:
+            raise field_error("hp", "hp must not exceed max_hp")
         return self
 
 
